@@ -1,0 +1,71 @@
+import Foundation
+
+/// Creating apps, issuing and revoking their API keys, and their push settings.
+public struct AppManagement: Sendable {
+    let apps: any AppRepository
+    let hasher: any SecretHasher
+    let clock: any WallClock
+
+    public init(apps: any AppRepository, hasher: any SecretHasher, clock: any WallClock = SystemWallClock()) {
+        self.apps = apps
+        self.hasher = hasher
+        self.clock = clock
+    }
+
+    /// API keys start with this prefix so that a key and a session token are told apart at a glance.
+    public static let apiKeyPrefix = "hk_"
+
+    public func createApp(name: String, region: String = "us") async throws -> IssuedAPIKey {
+        try Validate.text(name, field: "name", maxLength: 200, required: true)
+        try Self.validateRegion(region)
+        let app = App(id: Identifier.hex(bytes: 8), name: name, region: region, createdAt: clock.now())
+        let key = makeKey(appId: app.id)
+        try await apps.createApp(app, firstKeyId: key.keyId, keyHash: hasher.hash(key.apiKey))
+        return key
+    }
+
+    /// Issues a further key; the app's older keys keep working until revoked.
+    public func rotateKey(appId: String) async throws -> IssuedAPIKey {
+        guard try await apps.app(id: appId) != nil else { throw HeraldError.notFound("app", appId) }
+        let key = makeKey(appId: appId)
+        try await apps.addKey(appId: appId, keyId: key.keyId, keyHash: hasher.hash(key.apiKey), at: clock.now())
+        return key
+    }
+
+    public func revokeKey(appId: String, keyId: String) async throws {
+        guard try await apps.revokeKey(appId: appId, keyId: keyId, at: clock.now()) else {
+            throw HeraldError.notFound("api key", keyId)
+        }
+    }
+
+    public func settings(appId: String) async throws -> PushSettings {
+        guard let app = try await apps.app(id: appId) else { throw HeraldError.notFound("app", appId) }
+        return app.settings
+    }
+
+    public func updateSettings(appId: String, enabled: Bool?, maxTokensPerUser: Int?) async throws -> PushSettings {
+        var settings = try await self.settings(appId: appId)
+        if let enabled { settings.enabled = enabled }
+        if let maxTokensPerUser {
+            guard PushSettings.maxTokensRange.contains(maxTokensPerUser) else {
+                throw HeraldError.invalidField(
+                    "maxTokensPerUser",
+                    "must be between \(PushSettings.maxTokensRange.lowerBound) and \(PushSettings.maxTokensRange.upperBound)"
+                )
+            }
+            settings.maxTokensPerUser = maxTokensPerUser
+        }
+        try await apps.updateSettings(appId: appId, settings: settings)
+        return settings
+    }
+
+    private func makeKey(appId: String) -> IssuedAPIKey {
+        IssuedAPIKey(appId: appId, keyId: "key_" + Identifier.hex(bytes: 6), apiKey: Self.apiKeyPrefix + Identifier.random(40))
+    }
+
+    static func validateRegion(_ region: String) throws {
+        guard (1...16).contains(region.count), region.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw HeraldError.invalidField("region", "must be a short label such as us, eu or in")
+        }
+    }
+}

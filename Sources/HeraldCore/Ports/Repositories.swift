@@ -1,0 +1,73 @@
+import Foundation
+
+/// The storage ports. HeraldStorage implements them once on SQLKit for SQLite and PostgreSQL.
+
+public protocol AppRepository: Sendable {
+    func createApp(_ app: App, firstKeyId: String, keyHash: String) async throws
+    func app(id: String) async throws -> App?
+    func apps() async throws -> [App]
+    func addKey(appId: String, keyId: String, keyHash: String, at: Date) async throws
+    /// False if no such unrevoked key.
+    func revokeKey(appId: String, keyId: String, at: Date) async throws -> Bool
+    func keys(appId: String) async throws -> [APIKeyInfo]
+    /// The app whose unrevoked key has this hash.
+    func appId(forKeyHash: String) async throws -> String?
+    func updateSettings(appId: String, settings: PushSettings) async throws
+}
+
+public protocol UserRepository: Sendable {
+    /// Creates or replaces the user; `createdAt` of an existing user is kept. Returns the stored user.
+    func upsertUser(appId: String, _ user: User) async throws -> User
+    func user(appId: String, uid: String) async throws -> User?
+    /// Deletes the user, their sessions, push tokens and memberships. False if there was no such user.
+    func deleteUser(appId: String, uid: String) async throws -> Bool
+}
+
+public protocol GroupRepository: Sendable {
+    func upsertGroup(appId: String, _ group: Group) async throws -> Group
+    func group(appId: String, guid: String) async throws -> Group?
+    func deleteGroup(appId: String, guid: String) async throws -> Bool
+    /// Adds existing users as members (or sets their scope). Unknown uids are reported, not added.
+    func addMembers(appId: String, guid: String, uids: [String], scope: MemberScope, at: Date) async throws -> MembersAdded
+    func removeMember(appId: String, guid: String, uid: String) async throws -> Bool
+    /// Members ordered by uid, after `afterUid`.
+    func members(appId: String, guid: String, afterUid: String?, limit: Int) async throws -> [GroupMember]
+}
+
+public protocol SessionRepository: Sendable {
+    func createSession(_ session: Session, tokenHash: String) async throws
+    func session(forTokenHash: String) async throws -> Session?
+    func sessions(appId: String, uid: String) async throws -> [Session]
+    /// Deletes the session and the push tokens registered through it.
+    func deleteSession(appId: String, uid: String, sessionId: String) async throws -> Bool
+}
+
+public enum ProviderDeletion: Sendable, Equatable {
+    case deleted(tokensRemoved: Int)
+    case inUse(tokens: Int)
+    case notFound
+}
+
+public protocol ProviderRepository: Sendable {
+    /// False if the app already has a provider with this id.
+    func insertProvider(_ credential: ProviderCredential) async throws -> Bool
+    func updateProvider(_ credential: ProviderCredential) async throws
+    func provider(appId: String, providerId: String) async throws -> ProviderCredential?
+    func providers(appId: String) async throws -> [ProviderCredential]
+    func deleteProvider(appId: String, providerId: String, force: Bool) async throws -> ProviderDeletion
+}
+
+public protocol PushTokenRepository: Sendable {
+    /// Registers or refreshes a token atomically: moves it from another user if needed, removes
+    /// the user's other tokens of the same kind when `unique`, and evicts the least recently
+    /// registered tokens beyond `maxPerUser`, also under concurrent registrations.
+    func register(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration
+    func tokens(appId: String, uid: String) async throws -> [PushToken]
+    func tokens(appId: String, sessionId: String) async throws -> [PushToken]
+    func deleteToken(appId: String, uid: String, token: String) async throws -> Bool
+    func deleteTokens(appId: String, sessionId: String) async throws -> Int
+}
+
+/// Everything the server needs from storage.
+public typealias HeraldRepositories = AppRepository & UserRepository & GroupRepository & SessionRepository
+    & ProviderRepository & PushTokenRepository

@@ -1,0 +1,267 @@
+import Foundation
+import HeraldModels
+
+/// Adding, changing and removing provider credentials. Secrets are checked (keys parse, the
+/// certificate opens and is not expired), sealed, and never come back out through this type's
+/// results, which carry only ``ProviderConfig``.
+public struct ProviderManagement: Sendable {
+    let providers: any ProviderRepository
+    let inspector: any CredentialInspector
+    let box: any SecretBox
+    let webhookPolicy: WebhookURLPolicy
+    let clock: any WallClock
+
+    public init(
+        providers: any ProviderRepository, inspector: any CredentialInspector, box: any SecretBox,
+        webhookPolicy: WebhookURLPolicy, clock: any WallClock = SystemWallClock()
+    ) {
+        self.providers = providers
+        self.inspector = inspector
+        self.box = box
+        self.webhookPolicy = webhookPolicy
+        self.clock = clock
+    }
+
+    public func create(appId: String, _ input: ProviderInput) async throws -> ProviderCredential {
+        guard let providerId = input.providerId else { throw HeraldError.invalidField("providerId", "is required") }
+        try Validate.identifier(providerId, field: "providerId", maxLength: 64)
+        guard let kindText = input.kind else { throw HeraldError.invalidField("kind", "is required") }
+        guard let kind = ProviderKind(rawValue: kindText) else {
+            throw HeraldError.invalidField("kind", "must be one of fcm, apns, custom")
+        }
+        var config = ProviderConfig(kind: kind)
+        var secret = ProviderSecret()
+        try await apply(input, to: &config, &secret, creating: true)
+        let now = clock.now()
+        let credential = ProviderCredential(
+            appId: appId, providerId: providerId, config: config,
+            sealedSecret: try seal(secret, appId: appId, providerId: providerId), createdAt: now, updatedAt: now
+        )
+        guard try await providers.insertProvider(credential) else {
+            throw HeraldError(.conflict, code: "provider_exists", "a provider '\(providerId)' already exists", details: ["providerId": providerId])
+        }
+        return credential
+    }
+
+    public func update(appId: String, providerId: String, _ input: ProviderInput) async throws -> ProviderCredential {
+        var credential = try await get(appId: appId, providerId: providerId)
+        if let given = input.providerId, given != providerId {
+            throw HeraldError.invalidField("providerId", "cannot be changed")
+        }
+        if let kind = input.kind, kind != credential.kind.rawValue {
+            throw HeraldError.invalidField("kind", "cannot be changed; delete and add the provider again")
+        }
+        var secret = try self.secret(of: credential)
+        try await apply(input, to: &credential.config, &secret, creating: false)
+        credential.sealedSecret = try seal(secret, appId: appId, providerId: providerId)
+        credential.updatedAt = clock.now()
+        try await providers.updateProvider(credential)
+        return credential
+    }
+
+    public func get(appId: String, providerId: String) async throws -> ProviderCredential {
+        guard let credential = try await providers.provider(appId: appId, providerId: providerId) else {
+            throw HeraldError.notFound("provider", providerId)
+        }
+        return credential
+    }
+
+    public func list(appId: String) async throws -> [ProviderCredential] {
+        try await providers.providers(appId: appId)
+    }
+
+    /// Deletes a provider. While tokens still use it the answer is `409`, unless `force`, which
+    /// removes those tokens too. Returns the number of tokens removed.
+    @discardableResult
+    public func delete(appId: String, providerId: String, force: Bool) async throws -> Int {
+        switch try await providers.deleteProvider(appId: appId, providerId: providerId, force: force) {
+        case .notFound:
+            throw HeraldError.notFound("provider", providerId)
+        case .inUse(let tokens):
+            throw HeraldError(
+                .conflict, code: "provider_in_use",
+                "\(tokens) push token(s) still use provider '\(providerId)'; delete with ?force=true to remove them too",
+                details: ["providerId": providerId, "tokens": String(tokens)]
+            )
+        case .deleted(let tokensRemoved):
+            return tokensRemoved
+        }
+    }
+
+    /// The opened secret, for the provider clients.
+    public func secret(of credential: ProviderCredential) throws -> ProviderSecret {
+        let json = try box.open(credential.sealedSecret, context: Self.context(credential.appId, credential.providerId))
+        return try JSONDecoder().decode(ProviderSecret.self, from: Data(json.utf8))
+    }
+
+    // MARK: Applying input
+
+    private func seal(_ secret: ProviderSecret, appId: String, providerId: String) throws -> String {
+        let json = String(decoding: try JSONEncoder().encode(secret), as: UTF8.self)
+        return try box.seal(json, context: Self.context(appId, providerId))
+    }
+
+    static func context(_ appId: String, _ providerId: String) -> String { "provider:\(appId):\(providerId)" }
+
+    private func apply(_ input: ProviderInput, to config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) async throws {
+        try rejectForeignFields(input, kind: config.kind)
+        if let enabled = input.enabled { config.enabled = enabled }
+        switch config.kind {
+        case .fcm: try applyFCM(input, &config, &secret, creating: creating)
+        case .apns: try applyAPNs(input, &config, &secret, creating: creating)
+        case .custom: try await applyCustom(input, &config, &secret, creating: creating)
+        }
+    }
+
+    private func applyFCM(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
+        if let json = input.serviceAccountJSON {
+            let facts = try inspector.inspectServiceAccount(json: json)
+            config.projectId = facts.projectId
+            config.clientEmail = facts.clientEmail
+            config.privateKeyId = facts.privateKeyId
+            secret.serviceAccountJSON = json
+        } else if creating {
+            throw HeraldError.invalidField("serviceAccount", "is required for an fcm provider")
+        }
+        config.includeNotificationKey = input.includeNotificationKey ?? config.includeNotificationKey ?? false
+    }
+
+    private func applyAPNs(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
+        let auth: APNsAuth
+        if let text = input.auth {
+            guard let parsed = APNsAuth(rawValue: text) else {
+                throw HeraldError.invalidField("auth", "must be token or certificate")
+            }
+            auth = parsed
+        } else if let existing = config.auth {
+            auth = existing
+        } else {
+            throw HeraldError.invalidField("auth", "is required for an apns provider (token or certificate)")
+        }
+        let switching = config.auth != nil && config.auth != auth
+        config.auth = auth
+
+        if let bundleId = input.bundleId {
+            guard Self.isBundleId(bundleId) else {
+                throw HeraldError.invalidField("bundleId", "must be a bundle identifier such as com.acme.app")
+            }
+            config.bundleId = bundleId
+        } else if config.bundleId == nil {
+            throw HeraldError.invalidField("bundleId", "is required for an apns provider")
+        }
+
+        switch auth {
+        case .token:
+            if input.p12 != nil || input.password != nil {
+                throw HeraldError.invalidField(input.p12 != nil ? "p12" : "password", "applies only to auth certificate")
+            }
+            for (field, value) in [("keyId", input.keyId), ("teamId", input.teamId)] {
+                if let value, !Self.isAppleId(value) {
+                    throw HeraldError.invalidField(field, "must be 10 upper-case letters or digits")
+                }
+            }
+            config.keyId = input.keyId ?? config.keyId
+            config.teamId = input.teamId ?? config.teamId
+            guard config.keyId != nil else { throw HeraldError.invalidField("keyId", "is required for token auth") }
+            guard config.teamId != nil else { throw HeraldError.invalidField("teamId", "is required for token auth") }
+            if let pem = input.privateKey {
+                try inspector.inspectAPNsSigningKey(pem: pem)
+                secret.privateKeyPEM = pem
+            } else if secret.privateKeyPEM == nil {
+                throw HeraldError.invalidField("privateKey", "is required for token auth (the .p8 PEM)")
+            }
+            if switching {
+                secret.p12Base64 = nil
+                secret.p12Password = nil
+                config.certificateSubject = nil
+                config.certificateExpiresAt = nil
+            }
+        case .certificate:
+            if let field = [("keyId", input.keyId), ("teamId", input.teamId), ("privateKey", input.privateKey)].first(where: { $0.1 != nil })?.0 {
+                throw HeraldError.invalidField(field, "applies only to auth token")
+            }
+            if input.p12 != nil || input.password != nil || secret.p12Base64 == nil {
+                guard let p12 = input.p12 ?? secret.p12Base64 else {
+                    throw HeraldError.invalidField("p12", "is required for certificate auth (base64 of the .p12 file)")
+                }
+                let password = input.password ?? secret.p12Password ?? ""
+                let facts = try inspector.inspectAPNsCertificate(p12Base64: p12, password: password)
+                guard facts.notValidAfter > clock.now() else {
+                    throw HeraldError.invalidField("p12", "the certificate expired on \(ISO8601DateFormatter().string(from: facts.notValidAfter))")
+                }
+                secret.p12Base64 = p12
+                secret.p12Password = password
+                config.certificateSubject = facts.subject
+                config.certificateExpiresAt = facts.notValidAfter
+            }
+            if switching {
+                secret.privateKeyPEM = nil
+                config.keyId = nil
+                config.teamId = nil
+            }
+        }
+        config.production = input.production ?? config.production ?? false
+        config.contentAvailable = input.contentAvailable ?? config.contentAvailable ?? false
+        config.mutableContent = input.mutableContent ?? config.mutableContent ?? false
+    }
+
+    private func applyCustom(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) async throws {
+        if let url = input.url {
+            try await webhookPolicy.check(url)
+            config.url = url
+        } else if creating {
+            throw HeraldError.invalidField("url", "is required for a custom provider")
+        }
+        switch (input.basicAuthUsername, input.basicAuthPassword) {
+        case (nil, nil):
+            break
+        case (let username?, let password?):
+            guard !username.isEmpty, !username.contains(":"), username.count <= 200 else {
+                throw HeraldError.invalidField("basicAuth.username", "must be 1 to 200 characters without ':'")
+            }
+            guard !password.isEmpty, password.count <= 200 else {
+                throw HeraldError.invalidField("basicAuth.password", "must be 1 to 200 characters")
+            }
+            config.basicAuthUsername = username
+            secret.basicAuthPassword = password
+        case (nil, _):
+            throw HeraldError.invalidField("basicAuth.username", "is required with a password")
+        case (_, nil):
+            throw HeraldError.invalidField("basicAuth.password", "is required with a username")
+        }
+    }
+
+    /// A field of another kind is a mistake worth naming, not something to ignore.
+    private func rejectForeignFields(_ input: ProviderInput, kind: ProviderKind) throws {
+        let fields: [(String, ProviderKind, Bool)] = [
+            ("serviceAccount", .fcm, input.serviceAccountJSON != nil),
+            ("includeNotificationKey", .fcm, input.includeNotificationKey != nil),
+            ("auth", .apns, input.auth != nil),
+            ("keyId", .apns, input.keyId != nil),
+            ("teamId", .apns, input.teamId != nil),
+            ("bundleId", .apns, input.bundleId != nil),
+            ("privateKey", .apns, input.privateKey != nil),
+            ("p12", .apns, input.p12 != nil),
+            ("password", .apns, input.password != nil),
+            ("production", .apns, input.production != nil),
+            ("contentAvailable", .apns, input.contentAvailable != nil),
+            ("mutableContent", .apns, input.mutableContent != nil),
+            ("url", .custom, input.url != nil),
+            ("basicAuth", .custom, input.basicAuthUsername != nil || input.basicAuthPassword != nil),
+        ]
+        if let (field, owner, _) = fields.first(where: { $0.2 && $0.1 != kind }) {
+            throw HeraldError.invalidField(field, "applies only to \(owner.rawValue) providers, not \(kind.rawValue)")
+        }
+    }
+
+    static func isAppleId(_ value: String) -> Bool {
+        value.count == 10 && value.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+
+    static func isBundleId(_ value: String) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        return value.count <= 155 && parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Who is calling: an app's admin (API key) or a user's session (auth token).
+public enum Principal: Sendable, Equatable {
+    case admin(appId: String)
+    case user(Session)
+
+    public var appId: String {
+        switch self {
+        case .admin(let appId): appId
+        case .user(let session): session.appId
+        }
+    }
+}
+
+/// Resolves bearer credentials. Unknown, revoked or expired credentials are `401`; a valid
+/// credential of the wrong sort for the route is `403`.
+public struct Authenticator: Sendable {
+    let apps: any AppRepository
+    let sessions: any SessionRepository
+    let hasher: any SecretHasher
+    let clock: any WallClock
+
+    public init(apps: any AppRepository, sessions: any SessionRepository, hasher: any SecretHasher, clock: any WallClock = SystemWallClock()) {
+        self.apps = apps
+        self.sessions = sessions
+        self.hasher = hasher
+        self.clock = clock
+    }
+
+    public func principal(bearer: String?) async throws -> Principal {
+        guard let bearer, !bearer.isEmpty else {
+            throw HeraldError.unauthorized("Authorization: Bearer <apiKey or authToken> is required")
+        }
+        if bearer.hasPrefix(AppManagement.apiKeyPrefix) {
+            guard let appId = try await apps.appId(forKeyHash: hasher.hash(bearer)) else {
+                throw HeraldError.unauthorized("the API key is not valid")
+            }
+            return .admin(appId: appId)
+        }
+        if bearer.hasPrefix(SessionManagement.authTokenPrefix),
+           let session = try await sessions.session(forTokenHash: hasher.hash(bearer)),
+           !session.isExpired(at: clock.now()) {
+            return .user(session)
+        }
+        throw HeraldError.unauthorized("the auth token is not valid or has expired")
+    }
+
+    /// The app of an admin caller. `expectedAppId` is the optional `X-Herald-App` header: a key
+    /// of another app is refused with `403`.
+    public func admin(bearer: String?, expectedAppId: String? = nil) async throws -> String {
+        let principal = try await principal(bearer: bearer)
+        guard case .admin(let appId) = principal else {
+            throw HeraldError(.forbidden, "this route needs an app API key, not a user auth token")
+        }
+        if let expectedAppId, expectedAppId != appId {
+            throw HeraldError(.forbidden, "the API key does not belong to app '\(expectedAppId)'")
+        }
+        return appId
+    }
+
+    public func user(bearer: String?) async throws -> Session {
+        let principal = try await principal(bearer: bearer)
+        guard case .user(let session) = principal else {
+            throw HeraldError(.forbidden, "this route needs a user auth token, not an app API key")
+        }
+        return session
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HeraldModels
+
+/// A device's push token, registered through one session of one user.
+public struct PushToken: Sendable, Equatable {
+    public var appId: String
+    public var uid: String
+    public var sessionId: String
+    public var providerId: String
+    public var platform: PushPlatform
+    public var token: String
+    public var createdAt: Date
+    /// Updated by every registration of the same token; eviction removes the oldest first.
+    public var lastSeenAt: Date
+
+    public init(appId: String, uid: String, sessionId: String, providerId: String, platform: PushPlatform, token: String, createdAt: Date, lastSeenAt: Date) {
+        self.appId = appId
+        self.uid = uid
+        self.sessionId = sessionId
+        self.providerId = providerId
+        self.platform = platform
+        self.token = token
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+    }
+
+    public var kind: PushTokenKind { platform.tokenKind }
+}
+
+/// What a registration changed besides the token itself.
+public struct TokenRegistration: Sendable, Equatable {
+    public var token: PushToken
+    /// The token belonged to another user before and moved to this one.
+    public var movedFromUid: String?
+    /// Tokens removed: other tokens of the same kind (`unique`) and those over the cap.
+    public var removedTokens: [String]
+
+    public init(token: PushToken, movedFromUid: String?, removedTokens: [String]) {
+        self.token = token
+        self.movedFromUid = movedFromUid
+        self.removedTokens = removedTokens
+    }
+}

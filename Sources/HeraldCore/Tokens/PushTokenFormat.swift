@@ -1,0 +1,27 @@
+import HeraldModels
+
+/// What a well-formed token of each kind looks like.
+public enum PushTokenFormat {
+    /// Normalises and checks a token, or throws `invalidField("pushToken")`.
+    /// APNs tokens are hex (Apple's are 32 bytes today; longer ones are allowed) and are
+    /// compared in lower case. FCM tokens are opaque printable ASCII without whitespace.
+    public static func normalise(_ token: String, kind: PushTokenKind) throws -> String {
+        switch kind {
+        case .apnsDevice, .apnsVoIP:
+            let hex = token.lowercased()
+            guard (64...200).contains(hex.count), hex.count % 2 == 0,
+                  hex.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
+            else {
+                throw HeraldError.invalidField("pushToken", "an APNs token must be 64 to 200 hexadecimal characters")
+            }
+            return hex
+        case .fcm:
+            guard (20...4096).contains(token.utf8.count),
+                  token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            else {
+                throw HeraldError.invalidField("pushToken", "an FCM token must be 20 to 4096 printable characters without whitespace")
+            }
+            return token
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The platform a push token was issued for, as seed 000 ("Tokens management") lists them.
+///
+/// The raw value is the lower-case wire value. The SDK constant names (`FCM_iOS`,
+/// `APNS_IOS_VOIP`, `PushPlatforms.FCM_WEB`) are accepted case-insensitively by ``init(parsing:)``.
+public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
+    case fcmAndroid = "fcm_android"
+    case fcmFlutterAndroid = "fcm_flutter_android"
+    case fcmFlutterIOS = "fcm_flutter_ios"
+    case apnsFlutterDevice = "apns_flutter_device"
+    case apnsFlutterVoIP = "apns_flutter_voip"
+    case fcmIOS = "fcm_ios"
+    case apnsIOSDevice = "apns_ios_device"
+    case apnsIOSVoIP = "apns_ios_voip"
+    case fcmWeb = "fcm_web"
+    case fcmReactNativeAndroid = "fcm_react_native_android"
+    case fcmReactNativeIOS = "fcm_react_native_ios"
+    case apnsReactNativeDevice = "apns_react_native_device"
+    case apnsReactNativeVoIP = "apns_react_native_voip"
+    case fcmIonicCordovaAndroid = "fcm_ionic_cordova_android"
+    case fcmIonicCordovaIOS = "fcm_ionic_cordova_ios"
+    case apnsIonicCordovaDevice = "apns_ionic_cordova_device"
+    case apnsIonicCordovaVoIP = "apns_ionic_cordova_voip"
+
+    /// Parses a wire value or an SDK constant name, ignoring case and an optional
+    /// `PushPlatforms.` prefix.
+    public init?(parsing text: String) {
+        var value = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if value.hasPrefix("pushplatforms.") { value.removeFirst("pushplatforms.".count) }
+        self.init(rawValue: value)
+    }
+
+    /// The kind of token this platform registers: it decides which provider kind may deliver it.
+    public var tokenKind: PushTokenKind {
+        if rawValue.hasPrefix("fcm_") { return .fcm }
+        return rawValue.hasSuffix("_voip") ? .apnsVoIP : .apnsDevice
+    }
+}
+
+/// What a token is, whatever framework registered it. A VoIP and a standard token of one
+/// device are two tokens of different kinds (seed 003).
+public enum PushTokenKind: String, Codable, Sendable, CaseIterable, Hashable {
+    case fcm
+    case apnsDevice = "apns_device"
+    case apnsVoIP = "apns_voip"
+
+    /// The provider kind that delivers this token kind.
+    public var providerKind: ProviderKind {
+        switch self {
+        case .fcm: .fcm
+        case .apnsDevice, .apnsVoIP: .apns
+        }
+    }
+}
+
+/// The kinds of push provider credentials Herald stores.
+public enum ProviderKind: String, Codable, Sendable, CaseIterable, Hashable {
+    case fcm
+    case apns
+    case custom
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+
+extension APIHandler {
+    func createSession(_ input: Operations.CreateSession.Input) async throws -> Operations.CreateSession.Output {
+        let appId = try await adminAppId()
+        var request: Components.Schemas.SessionRequest?
+        if case .json(let body) = input.body { request = body }
+        let issued = try await services.sessions.open(
+            appId: appId, uid: input.path.uid, deviceName: request?.deviceName, expiresAt: request?.expiresAt
+        )
+        let session = issued.session
+        return .created(.init(body: .json(.init(
+            sessionId: session.id, authToken: issued.authToken, uid: session.uid, deviceName: session.deviceName,
+            createdAt: session.createdAt, expiresAt: session.expiresAt
+        ))))
+    }
+
+    func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output {
+        let appId = try await adminAppId()
+        let sessions = try await services.sessions.list(appId: appId, uid: input.path.uid)
+        return .ok(.init(body: .json(.init(data: sessions.map(Wire.session)))))
+    }
+
+    func deleteSession(_ input: Operations.DeleteSession.Input) async throws -> Operations.DeleteSession.Output {
+        let appId = try await adminAppId()
+        try await services.sessions.close(appId: appId, uid: input.path.uid, sessionId: input.path.sessionId)
+        return .noContent(.init())
+    }
+
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        let session = try await userSession()
+        return .ok(.init(body: .json(.init(appId: session.appId, uid: session.uid, sessionId: session.id))))
+    }
+
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        let session = try await userSession()
+        try await services.sessions.close(appId: session.appId, uid: session.uid, sessionId: session.id)
+        return .noContent(.init())
+    }
+}
+
+extension APIHandler {
+    func registerPushToken(_ input: Operations.RegisterPushToken.Input) async throws -> Operations.RegisterPushToken.Output {
+        let session = try await userSession()
+        guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
+        let registration = try await services.tokens.register(
+            session: session, pushToken: body.pushToken, platform: body.platform, providerId: body.providerId, unique: body.unique ?? false
+        )
+        return .ok(.init(body: .json(.init(token: Wire.pushToken(registration.token), removedTokens: registration.removedTokens.count))))
+    }
+
+    func listMyPushTokens(_ input: Operations.ListMyPushTokens.Input) async throws -> Operations.ListMyPushTokens.Output {
+        let session = try await userSession()
+        return .ok(.init(body: .json(.init(data: try await services.tokens.tokens(ofSession: session).map(Wire.pushToken)))))
+    }
+
+    func unregisterMyPushTokens(_ input: Operations.UnregisterMyPushTokens.Input) async throws -> Operations.UnregisterMyPushTokens.Output {
+        let session = try await userSession()
+        let removed = try await services.tokens.unregisterAll(session: session)
+        return .ok(.init(body: .json(.init(removed: removed))))
+    }
+
+    func unregisterPushToken(_ input: Operations.UnregisterPushToken.Input) async throws -> Operations.UnregisterPushToken.Output {
+        let session = try await userSession()
+        try await services.tokens.unregister(session: session, pushToken: input.path.pushToken)
+        return .noContent(.init())
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldModels
+import OpenAPIRuntime
+
+/// From Core's types to the generated response types.
+enum Wire {
+    static func user(_ user: User) throws -> Components.Schemas.User {
+        .init(
+            uid: user.uid, name: user.name, avatar: user.avatar, metadata: try user.metadata.map { try JSONBridge.decode($0) },
+            tags: user.tags, locale: user.locale, timeZone: user.timeZone, createdAt: user.createdAt, updatedAt: user.updatedAt
+        )
+    }
+
+    static func group(_ group: Group) throws -> Components.Schemas.Group {
+        .init(
+            guid: group.guid, name: group.name, icon: group.icon, _type: .init(rawValue: group.type.rawValue) ?? ._public,
+            hasPassword: group.passwordHash != nil, metadata: try group.metadata.map { try JSONBridge.decode($0) },
+            membersCount: group.membersCount, createdAt: group.createdAt, updatedAt: group.updatedAt
+        )
+    }
+
+    static func member(_ member: GroupMember) -> Components.Schemas.Member {
+        .init(uid: member.uid, scope: .init(rawValue: member.scope.rawValue) ?? .participant, joinedAt: member.joinedAt)
+    }
+
+    static func session(_ session: Session) -> Components.Schemas.Session {
+        .init(sessionId: session.id, uid: session.uid, deviceName: session.deviceName, createdAt: session.createdAt, expiresAt: session.expiresAt)
+    }
+
+    static func pushToken(_ token: PushToken) -> Components.Schemas.PushToken {
+        .init(
+            pushToken: token.token, platform: token.platform.rawValue,
+            tokenKind: .init(rawValue: token.kind.rawValue) ?? .fcm, providerId: token.providerId,
+            uid: token.uid, sessionId: token.sessionId, createdAt: token.createdAt, lastSeenAt: token.lastSeenAt
+        )
+    }
+
+    /// Only what ``ProviderConfig`` holds: settings and safe facts, never a secret.
+    static func provider(_ credential: ProviderCredential) -> Components.Schemas.Provider {
+        let config = credential.config
+        var certificate: Components.Schemas.Provider.CertificatePayload?
+        if let subject = config.certificateSubject, let expiresAt = config.certificateExpiresAt {
+            certificate = .init(subject: subject, expiresAt: expiresAt)
+        }
+        return .init(
+            providerId: credential.providerId, kind: .init(rawValue: config.kind.rawValue) ?? .custom, enabled: config.enabled,
+            projectId: config.projectId, clientEmail: config.clientEmail, privateKeyId: config.privateKeyId,
+            includeNotificationKey: config.includeNotificationKey, auth: config.auth.flatMap { .init(rawValue: $0.rawValue) },
+            keyId: config.keyId, teamId: config.teamId, bundleId: config.bundleId, production: config.production,
+            contentAvailable: config.contentAvailable, mutableContent: config.mutableContent, certificate: certificate,
+            url: config.url, basicAuth: config.basicAuthUsername.map { .init(username: $0) },
+            createdAt: credential.createdAt, updatedAt: credential.updatedAt
+        )
+    }
+}
+
+/// Between the generator's free-form objects and Herald's JSON values, through their JSON form.
+enum JSONBridge {
+    static func object<T: Encodable>(_ value: T) throws -> JSONObject {
+        guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value)) else {
+            throw HeraldError.invalidField("metadata", "must be a JSON object")
+        }
+        return object
+    }
+
+    static func decode<T: Decodable>(_ object: JSONObject) throws -> T {
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(JSONValue.object(object)))
+    }
+
+    static func text<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

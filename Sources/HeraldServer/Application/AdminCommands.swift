@@ -1,0 +1,59 @@
+import Foundation
+import HeraldCore
+import HeraldStorage
+import Logging
+
+/// What the CLI's admin commands do, so that the executable holds no logic of its own.
+public enum AdminCommands {
+    static let logger = Logger(label: "herald.cli")
+
+    static func withServices<T: Sendable>(_ configuration: HeraldConfiguration, _ body: (HeraldServices) async throws -> T) async throws -> T {
+        let services = try await HeraldServices.open(configuration, logger: logger)
+        do {
+            let value = try await body(services)
+            try await services.store.shutdown()
+            return value
+        } catch {
+            try? await services.store.shutdown()
+            throw error
+        }
+    }
+
+    public static func migrate(_ configuration: HeraldConfiguration) async throws -> [Int] {
+        let store = try await SQLStore.open(configuration.database, logger: logger, migrate: false)
+        do {
+            let applied = try await store.migrate()
+            try await store.shutdown()
+            return applied
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+    }
+
+    public static func createApp(_ configuration: HeraldConfiguration, name: String, region: String) async throws -> IssuedAPIKey {
+        try await withServices(configuration) { try await $0.apps.createApp(name: name, region: region) }
+    }
+
+    public static func listApps(_ configuration: HeraldConfiguration) async throws -> [App] {
+        try await withServices(configuration) { try await $0.store.apps() }
+    }
+
+    public static func listKeys(_ configuration: HeraldConfiguration, appId: String) async throws -> [APIKeyInfo] {
+        try await withServices(configuration) { try await $0.store.keys(appId: appId) }
+    }
+
+    public static func rotateKey(_ configuration: HeraldConfiguration, appId: String) async throws -> IssuedAPIKey {
+        try await withServices(configuration) { try await $0.apps.rotateKey(appId: appId) }
+    }
+
+    public static func revokeKey(_ configuration: HeraldConfiguration, appId: String, keyId: String) async throws {
+        try await withServices(configuration) { try await $0.apps.revokeKey(appId: appId, keyId: keyId) }
+    }
+
+    /// Compact, key-sorted JSON for the CLI's `--json` output.
+    public static func json(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

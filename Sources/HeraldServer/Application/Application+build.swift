@@ -1,0 +1,70 @@
+import Foundation
+import HeraldAPI
+import HeraldStorage
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+
+/// Builds the HTTP application. The executable and the tests both call this.
+/// - Parameter services: already opened services (tests); nil opens the configured database.
+public func buildApplication(
+    _ configuration: HeraldConfiguration, services: HeraldServices? = nil, logger: Logger? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "herald")
+    logger.logLevel = configuration.logLevel
+    let services = if let services { services } else { try await HeraldServices.open(configuration, logger: logger) }
+    let registry = HeraldMetrics.registry
+
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
+    router.add(middleware: CredentialsMiddleware())
+
+    let spec = try OpenAPISpec.text()
+    router.get("/openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: spec)))
+    }
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+    try APIHandler(services: services).registerHandlers(on: router)
+
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Herald"),
+        logger: logger
+    )
+    app.addServices(StoreService(store: services.store, logger: logger))
+    return app
+}
+
+/// Closes the database after the HTTP server has drained.
+struct StoreService: Service {
+    let store: SQLStore
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        do {
+            try await store.shutdown()
+        } catch {
+            logger.warning("closing the database failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+public enum HeraldServerRunner {
+    /// `herald serve`: runs until SIGTERM or SIGINT, then shuts down gracefully.
+    public static func serve(_ configuration: HeraldConfiguration) async throws {
+        let logger = Logger(label: "herald")
+        logger.info("starting Herald", metadata: [
+            "database": "\(configuration.database)", "port": "\(configuration.port)", "host": "\(configuration.host)",
+        ])
+        let app = try await buildApplication(configuration, logger: logger)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HeraldStorage
+import Logging
+
+/// Everything `herald serve` is started with. Built from flags and the environment by the
+/// executable, or directly by tests.
+public struct HeraldConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var database: DatabaseURL
+    /// `HERALD_SECRET_KEY`; nil means the key file in the data folder.
+    public var secretKey: String?
+    /// The folder for the key file (defaults to the SQLite file's folder).
+    public var dataFolder: String?
+    /// `HERALD_WEBHOOK_ALLOW_PRIVATE=1`: accept webhook URLs on loopback and private networks (dev, tests).
+    public var allowPrivateWebhooks: Bool
+    public var maxBodyBytes: Int
+    public var logLevel: Logger.Level
+
+    public init(
+        host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,
+        dataFolder: String? = nil, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20, logLevel: Logger.Level = .info
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.secretKey = secretKey
+        self.dataFolder = dataFolder
+        self.allowPrivateWebhooks = allowPrivateWebhooks
+        self.maxBodyBytes = maxBodyBytes
+        self.logLevel = logLevel
+    }
+
+    /// Reads `HERALD_PORT`, `HERALD_HOST`, `HERALD_DATABASE_URL`, `HERALD_SECRET_KEY`,
+    /// `HERALD_DATA_DIR`, `HERALD_WEBHOOK_ALLOW_PRIVATE`, `HERALD_MAX_BODY_BYTES`, `HERALD_LOG_LEVEL`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HeraldConfiguration {
+        var configuration = HeraldConfiguration()
+        if let host = environment["HERALD_HOST"] { configuration.host = host }
+        if let port = environment["HERALD_PORT"].flatMap(Int.init) { configuration.port = port }
+        if let url = environment["HERALD_DATABASE_URL"], !url.isEmpty { configuration.database = try DatabaseURL(parsing: url) }
+        configuration.secretKey = environment["HERALD_SECRET_KEY"]
+        configuration.dataFolder = environment["HERALD_DATA_DIR"]
+        configuration.allowPrivateWebhooks = ["1", "true", "yes"].contains(environment["HERALD_WEBHOOK_ALLOW_PRIVATE"]?.lowercased() ?? "")
+        if let bytes = environment["HERALD_MAX_BODY_BYTES"].flatMap(Int.init), bytes > 0 { configuration.maxBodyBytes = bytes }
+        if let level = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { configuration.logLevel = level }
+        return configuration
+    }
+
+    var resolvedDataFolder: String { dataFolder ?? database.dataFolder }
+}

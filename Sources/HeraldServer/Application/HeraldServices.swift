@@ -1,0 +1,42 @@
+import HeraldCore
+import HeraldProviders
+import HeraldStorage
+import Logging
+
+/// The use cases, wired to their adapters. One per process; shared by the API and the CLI.
+public struct HeraldServices: Sendable {
+    public let store: SQLStore
+    public let apps: AppManagement
+    public let directory: Directory
+    public let sessions: SessionManagement
+    public let providers: ProviderManagement
+    public let tokens: TokenRegistry
+    public let authenticator: Authenticator
+
+    public init(store: SQLStore, configuration: HeraldConfiguration, clock: any WallClock = SystemWallClock()) throws {
+        let hasher = SHA256SecretHasher()
+        let key = try SecretKeyLoader.load(environmentValue: configuration.secretKey, dataFolder: configuration.resolvedDataFolder)
+        self.store = store
+        self.apps = AppManagement(apps: store, hasher: hasher, clock: clock)
+        self.directory = Directory(users: store, groups: store, hasher: hasher, clock: clock)
+        self.sessions = SessionManagement(users: store, sessions: store, hasher: hasher, clock: clock)
+        self.providers = ProviderManagement(
+            providers: store, inspector: CryptoCredentialInspector(), box: AESGCMSecretBox(key: key),
+            webhookPolicy: WebhookURLPolicy(resolver: SystemHostResolver(), allowPrivate: configuration.allowPrivateWebhooks),
+            clock: clock
+        )
+        self.tokens = TokenRegistry(apps: store, providers: store, tokens: store, clock: clock)
+        self.authenticator = Authenticator(apps: store, sessions: store, hasher: hasher, clock: clock)
+    }
+
+    /// Opens the database named by the configuration (migrating it) and wires the services.
+    public static func open(_ configuration: HeraldConfiguration, logger: Logger) async throws -> HeraldServices {
+        let store = try await SQLStore.open(configuration.database, logger: logger)
+        do {
+            return try HeraldServices(store: store, configuration: configuration)
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+    }
+}

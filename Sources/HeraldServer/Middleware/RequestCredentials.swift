@@ -1,0 +1,29 @@
+import HTTPTypes
+import Hummingbird
+
+/// The caller's credentials for the duration of one request. The OpenAPI handlers do not see
+/// headers that the contract declares as security, so the middleware hands them over here.
+enum RequestCredentials {
+    @TaskLocal static var bearer: String?
+    @TaskLocal static var appHeader: String?
+}
+
+struct CredentialsMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var appHeaderName: HTTPField.Name { HTTPField.Name("X-Herald-App")! }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var bearer: String?
+        if let authorization = request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                bearer = parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let appHeader = request.headers[Self.appHeaderName]
+        return try await RequestCredentials.$bearer.withValue(bearer) {
+            try await RequestCredentials.$appHeader.withValue(appHeader) {
+                try await next(request, context)
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SQLKit
+
+/// Versioned schema changes, applied in order at start and by `herald migrate`. A migration is
+/// never edited once released; a change is a new migration.
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    let statements: [String]
+}
+
+extension SQLStore {
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "core", statements: [
+            """
+            CREATE TABLE apps (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, region TEXT NOT NULL,
+                push_enabled BOOLEAN NOT NULL, max_tokens_per_user INTEGER NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL, revoked_at BIGINT)
+            """,
+            "CREATE INDEX api_keys_by_app ON api_keys (app_id)",
+            """
+            CREATE TABLE users (
+                app_id TEXT NOT NULL, uid TEXT NOT NULL, name TEXT NOT NULL, avatar TEXT, metadata TEXT,
+                tags TEXT NOT NULL, locale TEXT, time_zone TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, uid))
+            """,
+            """
+            CREATE TABLE chat_groups (
+                app_id TEXT NOT NULL, guid TEXT NOT NULL, name TEXT NOT NULL, icon TEXT, type TEXT NOT NULL,
+                password_hash TEXT, metadata TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, guid))
+            """,
+            """
+            CREATE TABLE group_members (
+                app_id TEXT NOT NULL, guid TEXT NOT NULL, uid TEXT NOT NULL, scope TEXT NOT NULL, joined_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, guid, uid))
+            """,
+            "CREATE INDEX group_members_by_user ON group_members (app_id, uid)",
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, uid TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+                device_name TEXT, created_at BIGINT NOT NULL, expires_at BIGINT)
+            """,
+            "CREATE INDEX sessions_by_user ON sessions (app_id, uid)",
+            """
+            CREATE TABLE providers (
+                app_id TEXT NOT NULL, provider_id TEXT NOT NULL, kind TEXT NOT NULL, config TEXT NOT NULL,
+                secret TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, provider_id))
+            """,
+            """
+            CREATE TABLE push_tokens (
+                app_id TEXT NOT NULL, push_token TEXT NOT NULL, uid TEXT NOT NULL, session_id TEXT NOT NULL,
+                provider_id TEXT NOT NULL, platform TEXT NOT NULL, token_kind TEXT NOT NULL,
+                created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, push_token))
+            """,
+            "CREATE INDEX push_tokens_by_user ON push_tokens (app_id, uid, last_seen_at)",
+            "CREATE INDEX push_tokens_by_session ON push_tokens (session_id)",
+            "CREATE INDEX push_tokens_by_provider ON push_tokens (app_id, provider_id)",
+        ]),
+    ]
+
+    /// Applies the migrations not yet applied; safe to run from several processes at once
+    /// (PostgreSQL: an advisory lock; SQLite: `BEGIN IMMEDIATE`). Returns the versions applied.
+    @discardableResult
+    public func migrate() async throws -> [Int] {
+        let dialect = self.dialect
+        return try await transaction { db in
+            if dialect == .postgres {
+                // Serialises concurrent starts; everything below runs under the lock.
+                try await db.raw("SELECT pg_advisory_xact_lock(7262534)").run()
+            }
+            try await db.raw("""
+                CREATE TABLE IF NOT EXISTS herald_migrations (
+                    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)
+                """).run()
+            let applied = Set(try await db.raw("SELECT version FROM herald_migrations").all().map { try $0.int("version") })
+            var done: [Int] = []
+            for migration in Self.migrations where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await db.raw(SQLQueryString(statement)).run()
+                }
+                try await db.raw("""
+                    INSERT INTO herald_migrations (version, name, applied_at)
+                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().ms))
+                    """).run()
+                done.append(migration.version)
+            }
+            return done
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HeraldCore
+import Logging
+import SQLKit
+
+/// Herald's repositories, written once on SQLKit, for SQLite and PostgreSQL.
+public final class SQLStore: Sendable {
+    let source: any ConnectionSource
+    let logger: Logger
+
+    var dialect: Dialect { source.dialect }
+
+    /// Opens the database and applies pending migrations.
+    public static func open(_ url: DatabaseURL, logger: Logger = Logger(label: "herald.storage"), migrate: Bool = true) async throws -> SQLStore {
+        let source: any ConnectionSource
+        switch url {
+        case .sqlite(let path): source = try await SQLiteSource(path: path, logger: logger)
+        case .postgres(let text): source = try PostgresSource(url: text, logger: logger)
+        }
+        let store = SQLStore(source: source, logger: logger)
+        if migrate {
+            do {
+                try await store.migrate()
+            } catch {
+                try? await source.shutdown()
+                throw error
+            }
+        }
+        return store
+    }
+
+    init(source: any ConnectionSource, logger: Logger) {
+        self.source = source
+        self.logger = logger
+    }
+
+    public func shutdown() async throws {
+        try await source.shutdown()
+    }
+
+    /// True when the database answers.
+    public func ping() async -> Bool {
+        do {
+            try await read { db in try await db.raw("SELECT 1 AS ok").run() }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Runs statements on one connection, outside a transaction.
+    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await source.withConnection(body)
+    }
+
+    /// Runs statements in one transaction: committed if the body returns, rolled back if it throws.
+    /// SQLite takes the write lock at once (`BEGIN IMMEDIATE`), so that read-then-write bodies are safe.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let begin = dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        return try await source.withConnection { db in
+            try await db.raw(SQLQueryString(begin)).run()
+            do {
+                let value = try await body(db)
+                try await db.raw("COMMIT").run()
+                return value
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// ` FOR UPDATE` where the database has row locks (PostgreSQL); SQLite's transactions are serial.
+    var forUpdate: String { dialect == .postgres ? " FOR UPDATE" : "" }
+}
+
+// MARK: Row helpers
+
+extension SQLRow {
+    func string(_ column: String) throws -> String { try decode(column: column, as: String.self) }
+    func optionalString(_ column: String) throws -> String? { try decode(column: column, as: String?.self) }
+    func int(_ column: String) throws -> Int { Int(try decode(column: column, as: Int64.self)) }
+    func bool(_ column: String) throws -> Bool { try decode(column: column, as: Bool.self) }
+    func date(_ column: String) throws -> Date { Date(millisecondsSince1970: try decode(column: column, as: Int64.self)) }
+    func optionalDate(_ column: String) throws -> Date? {
+        try decode(column: column, as: Int64?.self).map { Date(millisecondsSince1970: $0) }
+    }
+}
+
+extension Date {
+    var ms: Int64 { millisecondsSince1970 }
+}
+
+enum StoredJSON {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+
+    static func text<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func value<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try decoder.decode(type, from: Data(text.utf8))
+    }
+}

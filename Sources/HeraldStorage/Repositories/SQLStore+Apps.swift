@@ -1,0 +1,81 @@
+import Foundation
+import HeraldCore
+import SQLKit
+
+extension SQLStore: AppRepository {
+    public func createApp(_ app: App, firstKeyId: String, keyHash: String) async throws {
+        try await transaction { db in
+            try await db.raw("""
+                INSERT INTO apps (id, name, region, push_enabled, max_tokens_per_user, created_at)
+                VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.region), \(bind: app.settings.enabled),
+                        \(bind: app.settings.maxTokensPerUser), \(bind: app.createdAt.ms))
+                """).run()
+            try await db.raw("""
+                INSERT INTO api_keys (id, app_id, key_hash, created_at)
+                VALUES (\(bind: firstKeyId), \(bind: app.id), \(bind: keyHash), \(bind: app.createdAt.ms))
+                """).run()
+        }
+    }
+
+    public func app(id: String) async throws -> App? {
+        try await read { db in
+            try await db.raw("SELECT * FROM apps WHERE id = \(bind: id)").first().map(Self.app)
+        }
+    }
+
+    public func apps() async throws -> [App] {
+        try await read { db in
+            try await db.raw("SELECT * FROM apps ORDER BY created_at, id").all().map(Self.app)
+        }
+    }
+
+    public func addKey(appId: String, keyId: String, keyHash: String, at date: Date) async throws {
+        try await read { db in
+            try await db.raw("""
+                INSERT INTO api_keys (id, app_id, key_hash, created_at)
+                VALUES (\(bind: keyId), \(bind: appId), \(bind: keyHash), \(bind: date.ms))
+                """).run()
+        }
+    }
+
+    public func revokeKey(appId: String, keyId: String, at date: Date) async throws -> Bool {
+        try await read { db in
+            try await db.raw("""
+                UPDATE api_keys SET revoked_at = \(bind: date.ms)
+                WHERE app_id = \(bind: appId) AND id = \(bind: keyId) AND revoked_at IS NULL
+                RETURNING id
+                """).first() != nil
+        }
+    }
+
+    public func keys(appId: String) async throws -> [APIKeyInfo] {
+        try await read { db in
+            try await db.raw("SELECT id, created_at, revoked_at FROM api_keys WHERE app_id = \(bind: appId) ORDER BY created_at, id")
+                .all().map { APIKeyInfo(id: try $0.string("id"), createdAt: try $0.date("created_at"), revokedAt: try $0.optionalDate("revoked_at")) }
+        }
+    }
+
+    public func appId(forKeyHash hash: String) async throws -> String? {
+        try await read { db in
+            try await db.raw("SELECT app_id FROM api_keys WHERE key_hash = \(bind: hash) AND revoked_at IS NULL")
+                .first()?.string("app_id")
+        }
+    }
+
+    public func updateSettings(appId: String, settings: PushSettings) async throws {
+        try await read { db in
+            try await db.raw("""
+                UPDATE apps SET push_enabled = \(bind: settings.enabled), max_tokens_per_user = \(bind: settings.maxTokensPerUser)
+                WHERE id = \(bind: appId)
+                """).run()
+        }
+    }
+
+    static func app(_ row: any SQLRow) throws -> App {
+        App(
+            id: try row.string("id"), name: try row.string("name"), region: try row.string("region"),
+            settings: PushSettings(enabled: try row.bool("push_enabled"), maxTokensPerUser: try row.int("max_tokens_per_user")),
+            createdAt: try row.date("created_at")
+        )
+    }
+}

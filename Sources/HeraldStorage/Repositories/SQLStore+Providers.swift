@@ -1,0 +1,66 @@
+import Foundation
+import HeraldCore
+import SQLKit
+
+extension SQLStore: ProviderRepository {
+    public func insertProvider(_ credential: ProviderCredential) async throws -> Bool {
+        let config = try StoredJSON.text(credential.config)
+        return try await read { db in
+            try await db.raw("""
+                INSERT INTO providers (app_id, provider_id, kind, config, secret, created_at, updated_at)
+                VALUES (\(bind: credential.appId), \(bind: credential.providerId), \(bind: credential.kind.rawValue),
+                        \(bind: config), \(bind: credential.sealedSecret), \(bind: credential.createdAt.ms), \(bind: credential.updatedAt.ms))
+                ON CONFLICT (app_id, provider_id) DO NOTHING
+                RETURNING provider_id
+                """).first() != nil
+        }
+    }
+
+    public func updateProvider(_ credential: ProviderCredential) async throws {
+        let config = try StoredJSON.text(credential.config)
+        try await read { db in
+            try await db.raw("""
+                UPDATE providers SET config = \(bind: config), secret = \(bind: credential.sealedSecret),
+                    updated_at = \(bind: credential.updatedAt.ms)
+                WHERE app_id = \(bind: credential.appId) AND provider_id = \(bind: credential.providerId)
+                """).run()
+        }
+    }
+
+    public func provider(appId: String, providerId: String) async throws -> ProviderCredential? {
+        try await read { db in
+            try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)")
+                .first().map(Self.provider)
+        }
+    }
+
+    public func providers(appId: String) async throws -> [ProviderCredential] {
+        try await read { db in
+            try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) ORDER BY provider_id").all().map(Self.provider)
+        }
+    }
+
+    public func deleteProvider(appId: String, providerId: String, force: Bool) async throws -> ProviderDeletion {
+        let lock = forUpdate
+        return try await transaction { db in
+            guard try await db.raw("""
+                SELECT provider_id FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)\(unsafeRaw: lock)
+                """).first() != nil else { return .notFound }
+            let tokens = try await db.raw("""
+                SELECT COUNT(*) AS n FROM push_tokens WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)
+                """).first()?.int("n") ?? 0
+            if tokens > 0 && !force { return .inUse(tokens: tokens) }
+            try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").run()
+            try await db.raw("DELETE FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").run()
+            return .deleted(tokensRemoved: tokens)
+        }
+    }
+
+    static func provider(_ row: any SQLRow) throws -> ProviderCredential {
+        ProviderCredential(
+            appId: try row.string("app_id"), providerId: try row.string("provider_id"),
+            config: try StoredJSON.value(ProviderConfig.self, from: try row.string("config")),
+            sealedSecret: try row.string("secret"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+        )
+    }
+}

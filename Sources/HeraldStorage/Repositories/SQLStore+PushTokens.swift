@@ -1,0 +1,99 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import SQLKit
+
+extension SQLStore: PushTokenRepository {
+    public func register(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
+        let lock = forUpdate
+        return try await transaction { db in
+            // Registrations of one user are serialised on the user's row, so the cap holds under
+            // concurrent registrations (SQLite's transactions are serial already).
+            guard try await db.raw("""
+                SELECT uid FROM users WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)\(unsafeRaw: lock)
+                """).first() != nil else { throw HeraldError.notFound("user", token.uid) }
+
+            let previousOwner = try await db.raw("""
+                SELECT uid FROM push_tokens WHERE app_id = \(bind: token.appId) AND push_token = \(bind: token.token)\(unsafeRaw: lock)
+                """).first()?.string("uid")
+
+            let row = try await db.raw("""
+                INSERT INTO push_tokens (app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at)
+                VALUES (\(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
+                        \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms))
+                ON CONFLICT (app_id, push_token) DO UPDATE SET
+                    uid = excluded.uid, session_id = excluded.session_id, provider_id = excluded.provider_id,
+                    platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at
+                RETURNING *
+                """).first()
+            guard let row else { throw HeraldError(.internal, "the token was not stored") }
+            let stored = try Self.token(row)
+
+            var removed: [String] = []
+            if unique {
+                removed += try await db.raw("""
+                    DELETE FROM push_tokens
+                    WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid) AND token_kind = \(bind: token.kind.rawValue)
+                      AND push_token <> \(bind: token.token)
+                    RETURNING push_token
+                    """).all().map { try $0.string("push_token") }
+            }
+            let kept = try await db.raw("""
+                SELECT push_token FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)
+                ORDER BY last_seen_at DESC, push_token DESC
+                """).all().map { try $0.string("push_token") }
+            let evicted = Array(kept.dropFirst(maxPerUser))
+            if !evicted.isEmpty {
+                try await db.delete(from: "push_tokens")
+                    .where("app_id", .equal, token.appId).where("push_token", .in, evicted).run()
+                removed += evicted
+            }
+            let moved = previousOwner.flatMap { $0 == token.uid ? nil : $0 }
+            return TokenRegistration(token: stored, movedFromUid: moved, removedTokens: removed)
+        }
+    }
+
+    public func tokens(appId: String, uid: String) async throws -> [PushToken] {
+        try await read { db in
+            try await db.raw("""
+                SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) ORDER BY last_seen_at DESC, push_token DESC
+                """).all().map(Self.token)
+        }
+    }
+
+    public func tokens(appId: String, sessionId: String) async throws -> [PushToken] {
+        try await read { db in
+            try await db.raw("""
+                SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) ORDER BY last_seen_at DESC, push_token DESC
+                """).all().map(Self.token)
+        }
+    }
+
+    public func deleteToken(appId: String, uid: String, token: String) async throws -> Bool {
+        try await read { db in
+            try await db.raw("""
+                DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND push_token = \(bind: token) RETURNING push_token
+                """).first() != nil
+        }
+    }
+
+    public func deleteTokens(appId: String, sessionId: String) async throws -> Int {
+        try await read { db in
+            try await db.raw("""
+                DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) RETURNING push_token
+                """).all().count
+        }
+    }
+
+    static func token(_ row: any SQLRow) throws -> PushToken {
+        let platformText = try row.string("platform")
+        guard let platform = PushPlatform(rawValue: platformText) else {
+            throw HeraldError(.internal, "stored token has unknown platform \(platformText)")
+        }
+        return PushToken(
+            appId: try row.string("app_id"), uid: try row.string("uid"), sessionId: try row.string("session_id"),
+            providerId: try row.string("provider_id"), platform: platform, token: try row.string("push_token"),
+            createdAt: try row.date("created_at"), lastSeenAt: try row.date("last_seen_at")
+        )
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import HeraldCore
+import SQLKit
+
+extension SQLStore: SessionRepository {
+    public func createSession(_ session: Session, tokenHash: String) async throws {
+        try await read { db in
+            try await db.raw("""
+                INSERT INTO sessions (id, app_id, uid, token_hash, device_name, created_at, expires_at)
+                VALUES (\(bind: session.id), \(bind: session.appId), \(bind: session.uid), \(bind: tokenHash),
+                        \(bind: session.deviceName), \(bind: session.createdAt.ms), \(bind: session.expiresAt?.ms))
+                """).run()
+        }
+    }
+
+    public func session(forTokenHash hash: String) async throws -> Session? {
+        try await read { db in
+            try await db.raw("SELECT * FROM sessions WHERE token_hash = \(bind: hash)").first().map(Self.session)
+        }
+    }
+
+    public func sessions(appId: String, uid: String) async throws -> [Session] {
+        try await read { db in
+            try await db.raw("SELECT * FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid) ORDER BY created_at, id")
+                .all().map(Self.session)
+        }
+    }
+
+    public func deleteSession(appId: String, uid: String, sessionId: String) async throws -> Bool {
+        try await transaction { db in
+            let deleted = try await db.raw("""
+                DELETE FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: sessionId) RETURNING id
+                """).first() != nil
+            if deleted {
+                try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId)").run()
+            }
+            return deleted
+        }
+    }
+
+    static func session(_ row: any SQLRow) throws -> Session {
+        Session(
+            id: try row.string("id"), appId: try row.string("app_id"), uid: try row.string("uid"),
+            deviceName: try row.optionalString("device_name"), createdAt: try row.date("created_at"),
+            expiresAt: try row.optionalDate("expires_at")
+        )
+    }
+}

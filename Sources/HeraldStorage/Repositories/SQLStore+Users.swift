@@ -1,0 +1,57 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import SQLKit
+
+extension SQLStore: UserRepository {
+    public func upsertUser(appId: String, _ user: User) async throws -> User {
+        let metadata = try user.metadata.map { try JSONValue.object($0).jsonText() }
+        let tags = try StoredJSON.text(user.tags)
+        return try await read { db in
+            let row = try await db.raw("""
+                INSERT INTO users (app_id, uid, name, avatar, metadata, tags, locale, time_zone, created_at, updated_at)
+                VALUES (\(bind: appId), \(bind: user.uid), \(bind: user.name), \(bind: user.avatar), \(bind: metadata),
+                        \(bind: tags), \(bind: user.locale), \(bind: user.timeZone), \(bind: user.createdAt.ms), \(bind: user.updatedAt.ms))
+                ON CONFLICT (app_id, uid) DO UPDATE SET
+                    name = excluded.name, avatar = excluded.avatar, metadata = excluded.metadata, tags = excluded.tags,
+                    locale = excluded.locale, time_zone = excluded.time_zone, updated_at = excluded.updated_at
+                RETURNING *
+                """).first()
+            guard let row else { throw HeraldError(.internal, "the user was not stored") }
+            return try Self.user(row)
+        }
+    }
+
+    public func user(appId: String, uid: String) async throws -> User? {
+        try await read { db in
+            try await db.raw("SELECT * FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").first().map(Self.user)
+        }
+    }
+
+    public func deleteUser(appId: String, uid: String) async throws -> Bool {
+        try await transaction { db in
+            let deleted = try await db.raw("DELETE FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid) RETURNING uid").first() != nil
+            guard deleted else { return false }
+            try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").run()
+            try await db.raw("DELETE FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").run()
+            try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").run()
+            return true
+        }
+    }
+
+    static func user(_ row: any SQLRow) throws -> User {
+        User(
+            uid: try row.string("uid"), name: try row.string("name"), avatar: try row.optionalString("avatar"),
+            metadata: try object(try row.optionalString("metadata")),
+            tags: try StoredJSON.value([String].self, from: try row.string("tags")),
+            locale: try row.optionalString("locale"), timeZone: try row.optionalString("time_zone"),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+        )
+    }
+
+    static func object(_ text: String?) throws -> JSONObject? {
+        guard let text else { return nil }
+        guard case .object(let object) = try JSONValue.parse(text) else { return nil }
+        return object
+    }
+}

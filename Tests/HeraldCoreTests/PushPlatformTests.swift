@@ -1,0 +1,48 @@
+import HeraldCore
+import HeraldModels
+import Testing
+
+@Suite("Push platforms (seed 000)")
+struct PushPlatformTests {
+    /// The 17 values of seed 000's "Tokens management", as lower-case wire values.
+    static let seedValues = [
+        "fcm_android", "fcm_flutter_android", "fcm_flutter_ios", "apns_flutter_device", "apns_flutter_voip", "fcm_ios",
+        "apns_ios_device", "apns_ios_voip", "fcm_web", "fcm_react_native_android", "fcm_react_native_ios",
+        "apns_react_native_device", "apns_react_native_voip", "fcm_ionic_cordova_android", "fcm_ionic_cordova_ios",
+        "apns_ionic_cordova_device", "apns_ionic_cordova_voip",
+    ]
+
+    @Test func wireValuesAreExactlyTheSeeds() {
+        #expect(PushPlatform.allCases.map(\.rawValue).sorted() == Self.seedValues.sorted())
+    }
+
+    @Test(arguments: seedValues)
+    func sdkConstantNamesParse(_ value: String) throws {
+        let platform = try #require(PushPlatform(parsing: value))
+        // The SDK constants as seed 000 spells them: FCM_iOS, APNS_IOS_VOIP, PushPlatforms.FCM_WEB.
+        let constant = value.uppercased().replacingOccurrences(of: "_IOS", with: "_iOS")
+        #expect(PushPlatform(parsing: constant) == platform)
+        #expect(PushPlatform(parsing: value.uppercased()) == platform)
+        #expect(PushPlatform(parsing: "PushPlatforms." + constant) == platform)
+    }
+
+    @Test func tokenKinds() {
+        #expect(PushPlatform.fcmIOS.tokenKind == .fcm)
+        #expect(PushPlatform.apnsIOSDevice.tokenKind == .apnsDevice)
+        #expect(PushPlatform.apnsFlutterVoIP.tokenKind == .apnsVoIP)
+        #expect(PushPlatform.apnsIonicCordovaVoIP.tokenKind.providerKind == .apns)
+        #expect(PushPlatform.fcmWeb.tokenKind.providerKind == .fcm)
+        #expect(PushPlatform(parsing: "apns_ios") == nil)
+        #expect(PushPlatform(parsing: "") == nil)
+    }
+
+    @Test func tokenFormats() throws {
+        let hex = String(repeating: "ab", count: 32)
+        #expect(try PushTokenFormat.normalise(hex.uppercased(), kind: .apnsDevice) == hex)
+        #expect(throws: HeraldError.self) { try PushTokenFormat.normalise("xyz" + hex, kind: .apnsDevice) }
+        #expect(throws: HeraldError.self) { try PushTokenFormat.normalise(String(hex.dropLast()), kind: .apnsVoIP) }
+        #expect(throws: HeraldError.self) { try PushTokenFormat.normalise("short", kind: .fcm) }
+        #expect(throws: HeraldError.self) { try PushTokenFormat.normalise("has a space in the middle of it ok", kind: .fcm) }
+        #expect(try PushTokenFormat.normalise("dGVzdC10b2tlbjpBUEE5MWJIa2V5", kind: .fcm) == "dGVzdC10b2tlbjpBUEE5MWJIa2V5")
+    }
+}

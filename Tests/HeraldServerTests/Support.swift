@@ -1,0 +1,7 @@
+import HTTPTypes
+import HeraldTestSupport
+import Testing
+
+extension TestBackend: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import HeraldStorage
+import HeraldTestSupport
+import Testing
+
+extension TestBackend: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
+}
+
+/// One repository suite, run on every back-end (as sql-kit runs its suite on every driver).
+@Suite("Repositories")
+struct RepositoryTests {
+    struct Fixture {
+        let store: SQLStore
+        let appId: String
+        let now = Date(millisecondsSince1970: 1_700_000_000_000)
+
+        static func make(_ backend: TestBackend) async throws -> Fixture {
+            let (store, _) = try await backend.openStore()
+            let appId = "app" + UUID().uuidString.prefix(8).lowercased()
+            try await store.createApp(App(id: appId, name: "Acme", region: "us", createdAt: Date()), firstKeyId: "key_" + appId, keyHash: "hash-" + appId)
+            return Fixture(store: store, appId: appId)
+        }
+
+        func user(_ uid: String) async throws {
+            _ = try await store.upsertUser(appId: appId, User(uid: uid, name: uid, createdAt: now, updatedAt: now))
+        }
+
+        func session(_ uid: String, _ id: String) async throws -> Session {
+            let session = Session(id: id + appId, appId: appId, uid: uid, createdAt: now)
+            try await store.createSession(session, tokenHash: "token-hash-" + id + appId)
+            return session
+        }
+
+        func token(_ session: Session, _ token: String, platform: PushPlatform = .fcmAndroid, at offset: Int64 = 0) -> PushToken {
+            let at = Date(millisecondsSince1970: now.millisecondsSince1970 + offset)
+            return PushToken(appId: appId, uid: session.uid, sessionId: session.id, providerId: "fcm-1", platform: platform, token: token, createdAt: at, lastSeenAt: at)
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func migrationsAreIdempotent(_ backend: TestBackend) async throws {
+        let fixture = try await Fixture.make(backend)
+        defer { Task { try? await fixture.store.shutdown() } }
+        #expect(try await fixture.store.migrate() == [])
+    }
+
+    @Test(arguments: TestBackend.available)
+    func userUpsertKeepsCreationTime(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let first = try await f.store.upsertUser(appId: f.appId, User(uid: "ana", name: "Ana", metadata: ["plan": .string("pro")], tags: ["vip"], locale: "pt-BR", createdAt: f.now, updatedAt: f.now))
+        let later = Date(millisecondsSince1970: f.now.millisecondsSince1970 + 5_000)
+        let second = try await f.store.upsertUser(appId: f.appId, User(uid: "ana", name: "Ana B", createdAt: later, updatedAt: later))
+        #expect(first.metadata == ["plan": .string("pro")])
+        #expect(first.tags == ["vip"])
+        #expect(second.createdAt == f.now)
+        #expect(second.updatedAt == later)
+        #expect(second.name == "Ana B")
+        #expect(second.metadata == nil)
+        #expect(try await f.store.user(appId: "other-app", uid: "ana") == nil)
+        try await f.store.shutdown()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func tokenCapHoldsUnderConcurrentRegistrations(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        try await f.user("bo")
+        let session = try await f.session("bo", "s1")
+        let tokens = (0..<60).map { "fcm-token-\($0)-" + String(repeating: "x", count: 30) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, token) in tokens.enumerated() {
+                group.addTask { _ = try await f.store.register(f.token(session, token, at: Int64(index)), unique: false, maxPerUser: 20) }
+            }
+            try await group.waitForAll()
+        }
+        let kept = try await f.store.tokens(appId: f.appId, uid: "bo")
+        #expect(kept.count == 20)
+        // The least recently registered went first: the 20 newest remain.
+        #expect(Set(kept.map(\.token)) == Set(tokens.suffix(20)))
+        try await f.store.shutdown()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func registrationRefreshesMovesAndUniques(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        try await f.user("ana")
+        try await f.user("bo")
+        let ana = try await f.session("ana", "a1")
+        let bo = try await f.session("bo", "b1")
+        let device = String(repeating: "ab", count: 32)
+        let voip = String(repeating: "cd", count: 32)
+
+        let first = try await f.store.register(f.token(ana, device, platform: .apnsIOSDevice), unique: false, maxPerUser: 20)
+        #expect(first.movedFromUid == nil)
+        _ = try await f.store.register(f.token(ana, voip, platform: .apnsIOSVoIP), unique: false, maxPerUser: 20)
+        let refreshed = try await f.store.register(f.token(ana, device, platform: .apnsIOSDevice, at: 1_000), unique: false, maxPerUser: 20)
+        #expect(refreshed.token.createdAt == f.now)
+        #expect(refreshed.token.lastSeenAt.millisecondsSince1970 == f.now.millisecondsSince1970 + 1_000)
+        #expect(try await f.store.tokens(appId: f.appId, uid: "ana").count == 2)
+
+        // The same device token registered by another user moves to that user.
+        let moved = try await f.store.register(f.token(bo, device, platform: .apnsIOSDevice, at: 2_000), unique: false, maxPerUser: 20)
+        #expect(moved.movedFromUid == "ana")
+        #expect(try await f.store.tokens(appId: f.appId, uid: "ana").map(\.token) == [voip])
+        #expect(try await f.store.tokens(appId: f.appId, uid: "bo").map(\.token) == [device])
+
+        // unique removes the user's other tokens of the same kind only.
+        _ = try await f.store.register(f.token(bo, "fcm-old-token-000000000000", at: 3_000), unique: false, maxPerUser: 20)
+        let unique = try await f.store.register(f.token(bo, String(repeating: "ef", count: 32), platform: .apnsIOSDevice, at: 4_000), unique: true, maxPerUser: 20)
+        #expect(unique.removedTokens == [device])
+        #expect(Set(try await f.store.tokens(appId: f.appId, uid: "bo").map(\.token)) == ["fcm-old-token-000000000000", String(repeating: "ef", count: 32)])
+
+        // Closing a session removes its tokens and nobody else's.
+        #expect(try await f.store.deleteSession(appId: f.appId, uid: "bo", sessionId: bo.id))
+        #expect(try await f.store.tokens(appId: f.appId, uid: "bo").isEmpty)
+        #expect(try await f.store.tokens(appId: f.appId, uid: "ana").count == 1)
+        #expect(try await f.store.session(forTokenHash: "token-hash-b1" + f.appId) == nil)
+        try await f.store.shutdown()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func membersArePagedAndChunked(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let uids = (0..<2_500).map { String(format: "user-%05d", $0) }
+        for uid in uids.prefix(2_400) { try await f.user(uid) }
+        _ = try await f.store.upsertGroup(appId: f.appId, Group(guid: "g1", name: "G", type: .public, createdAt: f.now, updatedAt: f.now))
+
+        let added = try await f.store.addMembers(appId: f.appId, guid: "g1", uids: uids, scope: .participant, at: f.now)
+        #expect(added.added == 2_400)
+        #expect(added.updated == 0)
+        #expect(added.notFound == Array(uids.suffix(100)))
+        let again = try await f.store.addMembers(appId: f.appId, guid: "g1", uids: Array(uids.prefix(10)), scope: .admin, at: f.now)
+        #expect(again.added == 0 && again.updated == 10)
+        #expect(try await f.store.group(appId: f.appId, guid: "g1")?.membersCount == 2_400)
+
+        var seen: [String] = []
+        var after: String?
+        repeat {
+            let page = try await f.store.members(appId: f.appId, guid: "g1", afterUid: after, limit: 700)
+            seen += page.map(\.uid)
+            after = page.count == 700 ? page.last?.uid : nil
+        } while after != nil
+        #expect(seen == Array(uids.prefix(2_400)))
+        #expect(try await f.store.members(appId: f.appId, guid: "g1", afterUid: nil, limit: 1).first?.scope == .admin)
+
+        #expect(try await f.store.removeMember(appId: f.appId, guid: "g1", uid: "user-00000"))
+        #expect(try await !f.store.removeMember(appId: f.appId, guid: "g1", uid: "user-00000"))
+        #expect(try await f.store.deleteUser(appId: f.appId, uid: "user-00001"))
+        #expect(try await f.store.group(appId: f.appId, guid: "g1")?.membersCount == 2_398)
+        try await f.store.shutdown()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func apiKeysRotateAndRevoke(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        try await f.store.addKey(appId: f.appId, keyId: "k2" + f.appId, keyHash: "hash2-" + f.appId, at: f.now)
+        #expect(try await f.store.appId(forKeyHash: "hash-" + f.appId) == f.appId)
+        #expect(try await f.store.appId(forKeyHash: "hash2-" + f.appId) == f.appId)
+        #expect(try await f.store.revokeKey(appId: f.appId, keyId: "key_" + f.appId, at: f.now))
+        #expect(try await !f.store.revokeKey(appId: f.appId, keyId: "key_" + f.appId, at: f.now))
+        #expect(try await !f.store.revokeKey(appId: "another", keyId: "k2" + f.appId, at: f.now))
+        #expect(try await f.store.appId(forKeyHash: "hash-" + f.appId) == nil)
+        #expect(try await f.store.appId(forKeyHash: "hash2-" + f.appId) == f.appId)
+        try await f.store.shutdown()
+    }
+}

@@ -1,0 +1,51 @@
+import _CryptoExtras
+import Crypto
+import Foundation
+
+/// Throwaway credentials made for tests. None of these is a real secret.
+public enum Fixtures {
+    /// A fresh P-256 key in PKCS#8 PEM, as an APNs .p8 file is.
+    public static func apnsSigningKeyPEM() -> String {
+        P256.Signing.PrivateKey().pemRepresentation
+    }
+
+    /// One RSA key per test process (generating one takes a while).
+    public static let rsaKeyPEM: String = {
+        (try? _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation) ?? ""
+    }()
+
+    /// A service-account object as Firebase's console downloads it.
+    public static func serviceAccount(projectId: String = "acme-chat-app", privateKey: String? = nil) -> [String: Any] {
+        [
+            "type": "service_account",
+            "project_id": projectId,
+            "private_key_id": "0123456789abcdef0123456789abcdef01234567",
+            "private_key": privateKey ?? rsaKeyPEM,
+            "client_email": "firebase-adminsdk@\(projectId).iam.gserviceaccount.com",
+            "client_id": "100000000000000000000",
+            "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+            "token_uri": "https://oauth2.googleapis.com/token",
+        ]
+    }
+
+    public static let p12Password = "herald-test"
+
+    /// Base64 of one of the .p12 files in `Fixtures/` (see make-fixtures.py).
+    public static func p12(_ name: String) throws -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "p12", subdirectory: "Fixtures") else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return try Data(contentsOf: url).base64EncodedString()
+    }
+
+    /// A token that looks like an APNs device token (32 random bytes, hex).
+    public static func apnsToken() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    /// A token that looks like an FCM registration token.
+    public static func fcmToken() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+        return "f" + String((0..<22).map { _ in alphabet.randomElement()! }) + ":APA91b" + String((0..<134).map { _ in alphabet.randomElement()! })
+    }
+}

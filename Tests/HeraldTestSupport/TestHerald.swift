@@ -1,0 +1,110 @@
+import Foundation
+import HeraldCore
+import HeraldServer
+import HeraldStorage
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+
+/// A Herald application on a test back-end, driven through its router.
+public struct TestHerald: Sendable {
+    public let backend: TestBackend
+    public let configuration: HeraldConfiguration
+    public let services: HeraldServices
+    public let databaseURL: DatabaseURL
+
+    public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20) async throws -> TestHerald {
+        let (store, url) = try await backend.openStore()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
+        var configuration = HeraldConfiguration(
+            host: "127.0.0.1", port: 0, database: url, dataFolder: folder,
+            allowPrivateWebhooks: allowPrivateWebhooks, maxBodyBytes: maxBodyBytes, logLevel: .warning
+        )
+        configuration.secretKey = nil
+        let services = try HeraldServices(store: store, configuration: configuration)
+        return TestHerald(backend: backend, configuration: configuration, services: services, databaseURL: url)
+    }
+
+    /// Runs `body` against the application (in-process router), then closes the database.
+    public func run<T: Sendable>(_ body: @Sendable (HeraldClient) async throws -> T) async throws -> T {
+        var logger = Logger(label: "herald.test")
+        logger.logLevel = .warning
+        let app = try await buildApplication(configuration, services: services, logger: logger)
+        return try await app.test(.router) { client in
+            try await body(HeraldClient(client: client))
+        }
+    }
+
+    /// A new app with its API key.
+    public func makeApp(name: String = "Acme") async throws -> IssuedAPIKey {
+        try await services.apps.createApp(name: name)
+    }
+}
+
+/// A JSON response: status and parsed body.
+public struct JSONResponse: Sendable {
+    public let status: Int
+    public let headers: HTTPFields
+    public let text: String
+
+    public var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    public var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    public var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
+    public var errorDetails: [String: String]? { (json["error"] as? [String: Any])?["details"] as? [String: String] }
+    public subscript(key: String) -> Any? { json[key] }
+}
+
+/// Sends JSON requests with a bearer credential.
+public struct HeraldClient: Sendable {
+    let client: any TestClientProtocol
+
+    @discardableResult
+    public func request(_ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, json: Any? = nil, raw: String? = nil, headers: HTTPFields = [:]) async throws -> JSONResponse {
+        var headers = headers
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
+        } else if let raw {
+            body = ByteBuffer(string: raw)
+        }
+        if body != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+            JSONResponse(status: Int(response.status.code), headers: response.headers, text: String(buffer: response.body))
+        }
+    }
+
+    /// Creates a user and logs them in; returns the session's auth token.
+    public func login(_ uid: String, apiKey: String, name: String? = nil) async throws -> String {
+        let put = try await request(.put, "/v1/users/\(uid)", bearer: apiKey, json: ["name": name ?? uid.capitalized])
+        guard put.status == 200 else { throw TestFailure("PUT user \(uid): \(put.status) \(put.text)") }
+        let session = try await request(.post, "/v1/users/\(uid)/sessions", bearer: apiKey, json: [String: Any]())
+        guard session.status == 201, let token = session["authToken"] as? String else {
+            throw TestFailure("POST session \(uid): \(session.status) \(session.text)")
+        }
+        return token
+    }
+
+    /// Adds an FCM provider and an APNs (token) provider named `fcm-1` and `apns-1`.
+    public func addStandardProviders(apiKey: String) async throws {
+        let fcm = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
+            "providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(),
+        ])
+        guard fcm.status == 201 else { throw TestFailure("fcm provider: \(fcm.status) \(fcm.text)") }
+        let apns = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
+            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+            "bundleId": "com.acme.app", "privateKey": Fixtures.apnsSigningKeyPEM(),
+        ])
+        guard apns.status == 201 else { throw TestFailure("apns provider: \(apns.status) \(apns.text)") }
+    }
+}
+
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
