@@ -19,7 +19,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields: [String: Any] = [
-            "ts": ISO8601DateFormatter.withFractions.string(from: Date()),
+            "ts": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "level": event.level.rawValue,
             "logger": label,
             "msg": event.message.description,
@@ -31,14 +31,6 @@ public struct JSONLogHandler: LogHandler {
         data.append(0x0A)
         FileHandle.standardError.write(data)
     }
-}
-
-extension ISO8601DateFormatter {
-    nonisolated(unsafe) static let withFractions: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 }
 
 public enum HeraldLogging {
