@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import HeraldCore
+
+/// Signs and caches the APNs provider token (ES256 JWT) of one key. Apple rejects tokens over an
+/// hour old and refreshes more often than every 20 minutes, so a token is reused for
+/// `refreshAfter` (50 minutes), never renewed before `minimumAge` (20 minutes) unless APNs said
+/// `ExpiredProviderToken` — then once per token.
+public actor APNsTokenSigner {
+    public struct Token: Sendable, Equatable {
+        public let value: String
+        public let issuedAt: Date
+    }
+
+    private let key: P256.Signing.PrivateKey
+    private let keyId: String
+    private let teamId: String
+    private let clock: any WallClock
+    private var current: Token?
+    private var forcedRefreshOf: String?
+    public private(set) var signatures = 0
+
+    public static let minimumAge: TimeInterval = 20 * 60
+    public static let refreshAfter: TimeInterval = 50 * 60
+
+    public init(privateKeyPEM: String, keyId: String, teamId: String, clock: any WallClock = SystemWallClock()) throws {
+        self.key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
+        self.keyId = keyId
+        self.teamId = teamId
+        self.clock = clock
+    }
+
+    /// The token to send now.
+    public func token() throws -> Token {
+        let now = clock.now()
+        if let current, now.timeIntervalSince(current.issuedAt) < Self.refreshAfter {
+            return current
+        }
+        return try sign(at: now)
+    }
+
+    /// APNs answered `ExpiredProviderToken` for `rejected`: sign a new one if that is still the
+    /// current token and it was not already renewed for this reason. Returns whether a new token exists.
+    public func renew(after rejected: Token) throws -> Bool {
+        guard let current else { return true }
+        if current.value != rejected.value { return true }              // someone renewed it already
+        let age = clock.now().timeIntervalSince(current.issuedAt)
+        guard age >= Self.minimumAge || forcedRefreshOf != current.value else { return false }
+        forcedRefreshOf = age >= Self.minimumAge ? nil : current.value
+        _ = try sign(at: clock.now())
+        if age < Self.minimumAge { forcedRefreshOf = self.current?.value }
+        return true
+    }
+
+    private func sign(at date: Date) throws -> Token {
+        let header = #"{"alg":"ES256","kid":"\#(keyId)"}"#
+        let claims = #"{"iss":"\#(teamId)","iat":\#(Int(date.timeIntervalSince1970))}"#
+        let signingInput = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(Data(claims.utf8))
+        let signature = try key.signature(for: Data(signingInput.utf8))
+        let token = Token(value: signingInput + "." + Base64URL.encode(signature.rawRepresentation), issuedAt: date)
+        current = token
+        signatures += 1
+        return token
+    }
+}
+
+/// RFC 4648 §5 base64url without padding, as JWTs use.
+public enum Base64URL {
+    public static func encode(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func decode(_ text: some StringProtocol) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}
