@@ -17,7 +17,7 @@ public actor APNsTokenSigner {
     private let teamId: String
     private let clock: any WallClock
     private var current: Token?
-    private var forcedRefreshOf: String?
+    private var forcedRenewal: String?
     public private(set) var signatures = 0
 
     public static let minimumAge: TimeInterval = 20 * 60
@@ -39,16 +39,16 @@ public actor APNsTokenSigner {
         return try sign(at: now)
     }
 
-    /// APNs answered `ExpiredProviderToken` for `rejected`: sign a new one if that is still the
-    /// current token and it was not already renewed for this reason. Returns whether a new token exists.
+    /// APNs answered `ExpiredProviderToken` for `rejected`. Renews the token unless it was
+    /// already renewed; a token younger than ``minimumAge`` is renewed once, not again (APNs
+    /// would answer `TooManyProviderTokenUpdates`, and the cause is then a clock, not the token).
+    /// Returns whether a fresh token is there to retry with.
     public func renew(after rejected: Token) throws -> Bool {
-        guard let current else { return true }
-        if current.value != rejected.value { return true }              // someone renewed it already
-        let age = clock.now().timeIntervalSince(current.issuedAt)
-        guard age >= Self.minimumAge || forcedRefreshOf != current.value else { return false }
-        forcedRefreshOf = age >= Self.minimumAge ? nil : current.value
-        _ = try sign(at: clock.now())
-        if age < Self.minimumAge { forcedRefreshOf = self.current?.value }
+        guard let current, current.value == rejected.value else { return true }
+        let young = clock.now().timeIntervalSince(current.issuedAt) < Self.minimumAge
+        if young && forcedRenewal == current.value { return false }
+        let token = try sign(at: clock.now())
+        forcedRenewal = young ? token.value : nil
         return true
     }
 

@@ -1,0 +1,97 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Long-lived HTTP/2 connections to one endpoint with one TLS identity (one credential, one
+/// environment). Requests go to the least busy open connection; another connection opens when
+/// all carry `streamsPerConnection`, up to `maxConnections`. A connection that got GOAWAY or
+/// dropped is replaced, and requests it did not process are sent again.
+public final class HTTP2ConnectionPool: Sendable {
+    public let endpoint: HTTP2Endpoint
+    private let tls: TLSConfiguration
+    private let maxConnections: Int
+    private let streamsPerConnection: Int
+    private let group: any EventLoopGroup
+    private let state = NIOLockedValueBox(State())
+
+    struct State {
+        var connections: [HTTP2Connection] = []
+        var pending: Task<HTTP2Connection, any Error>?
+        var opened = 0
+        var closed = false
+    }
+
+    public init(endpoint: HTTP2Endpoint, tls: TLSConfiguration, maxConnections: Int = 4, streamsPerConnection: Int = 500,
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.endpoint = endpoint
+        self.tls = tls
+        self.maxConnections = maxConnections
+        self.streamsPerConnection = streamsPerConnection
+        self.group = group
+    }
+
+    /// How many connections this pool has opened in its life.
+    public var connectionsOpened: Int { state.withLockedValue { $0.opened } }
+
+    /// Sends a request, again on another connection (up to `retries` times) when it was not processed.
+    public func send(_ request: HTTP2Request, retries: Int = 2) async throws -> HTTP2Response {
+        var attempt = 0
+        while true {
+            do {
+                return try await connection().send(request)
+            } catch HTTP2TransportError.notProcessed(let why) {
+                attempt += 1
+                if attempt > retries { throw HTTP2TransportError.notProcessed(why) }
+            }
+        }
+    }
+
+    private enum Choice {
+        case use(HTTP2Connection)
+        case wait(Task<HTTP2Connection, any Error>)
+    }
+
+    func connection() async throws -> HTTP2Connection {
+        let choice: Choice = try state.withLockedValue { state in
+            guard !state.closed else { throw HTTP2TransportError.notProcessed("the pool is shut down") }
+            state.connections.removeAll { !$0.isUsable }
+            let best = state.connections.min { $0.activeStreams < $1.activeStreams }
+            let room = state.connections.count + (state.pending == nil ? 0 : 1) < maxConnections
+            if let best, best.activeStreams < streamsPerConnection || !room {
+                return .use(best)
+            }
+            if let pending = state.pending { return .wait(pending) }
+            let endpoint = endpoint, tls = tls, group = group
+            let task = Task { try await HTTP2Connection.connect(to: endpoint, tls: tls, group: group) }
+            state.pending = task
+            state.opened += 1
+            return .wait(task)
+        }
+        switch choice {
+        case .use(let connection):
+            return connection
+        case .wait(let task):
+            do {
+                let connection = try await task.value
+                state.withLockedValue { state in
+                    if !state.connections.contains(where: { $0 === connection }) { state.connections.append(connection) }
+                    if state.pending == task { state.pending = nil }
+                }
+                return connection
+            } catch {
+                state.withLockedValue { state in if state.pending == task { state.pending = nil } }
+                throw HTTP2TransportError.notProcessed("cannot connect to \(endpoint): \(error)")
+            }
+        }
+    }
+
+    public func shutdown() async {
+        let connections = state.withLockedValue { state in
+            state.closed = true
+            defer { state.connections = [] }
+            return state.connections
+        }
+        for connection in connections { await connection.close() }
+    }
+}

@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+import HeraldCore
+import HeraldProviders
+import NIOConcurrencyHelpers
+import Testing
+
+/// A clock the test moves by hand.
+final class ManualClock: WallClock {
+    private let current = NIOLockedValueBox(Date(timeIntervalSince1970: 1_800_000_000))
+    func now() -> Date { current.withLockedValue { $0 } }
+    func advance(minutes: Double) { current.withLockedValue { $0 = $0.addingTimeInterval(minutes * 60) } }
+}
+
+@Suite("APNs provider token rules")
+struct APNsTokenSignerTests {
+    @Test func tokenShapeAndSignature() async throws {
+        let key = P256.Signing.PrivateKey()
+        let clock = ManualClock()
+        let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
+        let token = try await signer.token()
+        let parts = token.value.split(separator: ".")
+        #expect(parts.count == 3)
+        let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[0]))) as? [String: Any]
+        let claims = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[1]))) as? [String: Any]
+        #expect(header?["alg"] as? String == "ES256")
+        #expect(header?["kid"] as? String == "ABC123DEFG")
+        #expect(claims?["iss"] as? String == "DEF123GHIJ")
+        #expect(claims?["iat"] as? Int == 1_800_000_000)
+        let signature = try #require(Base64URL.decode(parts[2]))
+        #expect(signature.count == 64)
+        let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
+        #expect(key.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)))
+    }
+
+    @Test func reusedForFiftyMinutesThenRefreshedBeforeTheHour() async throws {
+        let clock = ManualClock()
+        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
+        let first = try await signer.token()
+        clock.advance(minutes: 19)
+        #expect(try await signer.token() == first)
+        clock.advance(minutes: 30)          // 49 minutes old
+        #expect(try await signer.token() == first)
+        clock.advance(minutes: 1)           // 50 minutes: refreshed, well before the hour
+        let second = try await signer.token()
+        #expect(second != first)
+        #expect(second.issuedAt == clock.now())
+        #expect(await signer.signatures == 2)
+    }
+
+    @Test func renewalAfterExpiredProviderToken() async throws {
+        let clock = ManualClock()
+        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
+        let first = try await signer.token()
+        clock.advance(minutes: 1)
+        // Young token rejected: renewed once…
+        #expect(try await signer.renew(after: first))
+        let second = try await signer.token()
+        #expect(second != first)
+        // …a second rejection of another young, already force-renewed token is not renewed again.
+        #expect(try await !signer.renew(after: second))
+        #expect(try await signer.token() == second)
+        // A late report about the old token does not renew the current one.
+        #expect(try await signer.renew(after: first))
+        #expect(try await signer.token() == second)
+        // After 20 minutes the token may be renewed again.
+        clock.advance(minutes: 20)
+        #expect(try await signer.renew(after: second))
+        #expect(try await signer.token() != second)
+        #expect(await signer.signatures == 3)
+    }
+}
