@@ -38,60 +38,38 @@ public final class APNsStandIn: Sendable {
         var received: [Received] = []
         var rejectTokensIssuedBefore: Date?
         var goAwayAfterStreams: Int?
-        var streamsOnConnection: [ObjectIdentifier: Int] = [:]
-        var connections = 0
+        var streams = 0
         var requireClientCertificate = false
     }
 
-    public let port: Int
-    public let certificate: TestCertificate
-    private let channel: any Channel
+    private let server: HTTP2TestServer
     let state: NIOLockedValueBox<State>
 
-    public var endpointURL: String { "https://127.0.0.1:\(port)" }
+    public var port: Int { server.port }
+    public var certificate: TestCertificate { server.certificate }
+    public var endpointURL: String { server.url }
+    public var connections: Int { server.connections }
 
     public static func start(bundleId: String = "com.acme.app", teamId: String = "DEF123GHIJ", requireClientCertificate: Bool = false,
                              clientTrustRoot: NIOSSLCertificate? = nil) async throws -> APNsStandIn {
-        let certificate = try TestCertificate.make()
-        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate.certificate)], privateKey: .privateKey(certificate.privateKey))
-        tls.applicationProtocols = ["h2"]
-        if requireClientCertificate {
-            tls.certificateVerification = .noHostnameVerification
-            tls.trustRoots = .certificates(clientTrustRoot.map { [$0] } ?? [])
-        }
-        let context = try NIOSSLContext(configuration: tls)
         let state = NIOLockedValueBox(State())
         state.withLockedValue {
             $0.bundleId = bundleId
             $0.teamId = teamId
             $0.requireClientCertificate = requireClientCertificate
         }
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    state.withLockedValue { $0.connections += 1 }
-                    let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(NIOSSLServerHandler(context: context))
-                    _ = try sync.configureHTTP2Pipeline(mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(APNsStreamHandler(state: state))
-                        }
-                    }
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return APNsStandIn(port: channel.localAddress!.port!, certificate: certificate, channel: channel, state: state)
+        let server = try await HTTP2TestServer.start(requireClientCertificate: requireClientCertificate ? clientTrustRoot : nil) { request in
+            state.withLockedValue { state in Self.answer(request, state: &state) }
+        }
+        return APNsStandIn(server: server, state: state)
     }
 
-    private init(port: Int, certificate: TestCertificate, channel: any Channel, state: NIOLockedValueBox<State>) {
-        self.port = port
-        self.certificate = certificate
-        self.channel = channel
+    private init(server: HTTP2TestServer, state: NIOLockedValueBox<State>) {
+        self.server = server
         self.state = state
     }
 
-    public func shutdown() async { try? await channel.close() }
+    public func shutdown() async { await server.shutdown() }
 
     /// Accept provider tokens signed by this key.
     public func trust(keyId: String, publicKey: P256.Signing.PublicKey) {
@@ -107,79 +85,35 @@ public final class APNsStandIn: Sendable {
         state.withLockedValue { $0.rejectTokensIssuedBefore = date }
     }
 
-    /// Send GOAWAY (and close) once, on the first connection that has carried this many streams.
+    /// Send GOAWAY (and close) once, after this many more streams.
     public func goAway(afterStreams count: Int?) {
-        state.withLockedValue { $0.goAwayAfterStreams = count }
+        state.withLockedValue { $0.goAwayAfterStreams = count; $0.streams = 0 }
     }
 
     public var received: [Received] { state.withLockedValue { $0.received } }
-    public var connections: Int { state.withLockedValue { $0.connections } }
-}
 
-/// One request stream: read it whole, check it, answer.
-private final class APNsStreamHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    typealias OutboundOut = HTTP2Frame.FramePayload
-
-    let state: NIOLockedValueBox<APNsStandIn.State>
-    var headers = HPACKHeaders()
-    var body = ByteBuffer()
-
-    init(state: NIOLockedValueBox<APNsStandIn.State>) {
-        self.state = state
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .headers(let frame):
-            headers = frame.headers
-            if frame.endStream { respond(context) }
-        case .data(let frame):
-            if case .byteBuffer(var buffer) = frame.data { body.writeBuffer(&buffer) }
-            if frame.endStream { respond(context) }
-        default:
-            break
-        }
-    }
-
-    private func respond(_ context: ChannelHandlerContext) {
-        let sslHandler = try? context.channel.parent?.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
-        let subject = sslHandler?.peerCertificate.map { "\($0)" }
-        let received = APNsStandIn.Received(
-            path: headers.first(name: ":path") ?? "",
-            headers: Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-            body: Data(body.readableBytesView), clientCertificateSubject: subject
-        )
-        let (verdict, goAway): (APNsStandIn.Scripted?, Bool) = state.withLockedValue { state in
-            state.received.append(received)
-            var goAway = false
-            if let parent = context.channel.parent, let limit = state.goAwayAfterStreams {
-                let id = ObjectIdentifier(parent)
-                state.streamsOnConnection[id, default: 0] += 1
-                goAway = state.streamsOnConnection[id] == limit
-                if goAway { state.goAwayAfterStreams = nil }    // one connection, once
+    static func answer(_ request: StandInRequest, state: inout State) -> StandInResponse {
+        let received = Received(path: request.path, headers: request.headers, body: request.body, clientCertificateSubject: request.clientCertificateSubject)
+        state.received.append(received)
+        var goAway = false
+        if let limit = state.goAwayAfterStreams {
+            state.streams += 1
+            if state.streams == limit {
+                goAway = true
+                state.goAwayAfterStreams = nil
             }
-            return (Self.check(received, state: state, certificatePresented: subject != nil), goAway)
         }
-        var responseHeaders: HPACKHeaders = [":status": String(verdict?.status ?? 200), "apns-id": received.headers["apns-id"] ?? UUID().uuidString.lowercased()]
-        if let verdict {
-            responseHeaders.add(name: "content-type", value: "application/json")
-            var json = #"{"reason":"\#(verdict.reason)""#
-            if let timestamp = verdict.timestampMs { json += #","timestamp":\#(timestamp)"# }
-            json += "}"
-            context.write(wrapOutboundOut(.headers(.init(headers: responseHeaders))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(ByteBuffer(string: json)), endStream: true))), promise: nil)
-        } else {
-            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: responseHeaders, endStream: true))), promise: nil)
+        let apnsId = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
+        guard let verdict = check(received, state: state, certificatePresented: request.clientCertificateSubject != nil) else {
+            return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway)
         }
-        if goAway, let parent = context.channel.parent, let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
-            parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil)), promise: nil)
-            parent.eventLoop.scheduleTask(in: .milliseconds(50)) { parent.close(promise: nil) }
-        }
+        var json = #"{"reason":"\#(verdict.reason)""#
+        if let timestamp = verdict.timestampMs { json += #","timestamp":\#(timestamp)"# }
+        return StandInResponse(status: verdict.status, headers: ["apns-id": apnsId], json: json + "}", goAway: goAway)
     }
 
     /// Apple's checks, in Apple's order of precedence as far as it is known.
-    static func check(_ request: APNsStandIn.Received, state: APNsStandIn.State, certificatePresented: Bool) -> APNsStandIn.Scripted? {
+    static func check(_ request: Received, state: State, certificatePresented: Bool) -> Scripted? {
         let h = request.headers
         guard h[":method"] == "POST" else { return .init(status: 405, reason: "MethodNotAllowed") }
         guard request.path.hasPrefix("/3/device/") else { return .init(status: 404, reason: "BadPath") }
@@ -210,29 +144,19 @@ private final class APNsStreamHandler: ChannelInboundHandler {
         return state.scripted[token]
     }
 
-    static func checkProviderToken(_ authorization: String, state: APNsStandIn.State) -> APNsStandIn.Scripted? {
-        let invalid = APNsStandIn.Scripted(status: 403, reason: "InvalidProviderToken")
+    static func checkProviderToken(_ authorization: String, state: State) -> Scripted? {
+        let invalid = Scripted(status: 403, reason: "InvalidProviderToken")
         guard authorization.hasPrefix("bearer ") else { return invalid }
-        let parts = authorization.dropFirst("bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = decode(parts[0]), let claimsData = decode(parts[1]), let signature = decode(parts[2]),
-              let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
-              let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any]
-        else { return invalid }
+        guard let (header, claims, signature, signedInput) = JWTParts.split(authorization.dropFirst("bearer ".count)) else { return invalid }
         guard header["alg"] as? String == "ES256", let kid = header["kid"] as? String, let key = state.keys[kid] else { return invalid }
         guard claims["iss"] as? String == state.teamId, let iat = claims["iat"] as? Int else { return invalid }
         // A JWS ES256 signature is r‖s, 64 bytes; a DER signature is a client bug Apple rejects.
         guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-              key.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)) else { return invalid }
+              key.isValidSignature(ecdsa, for: signedInput) else { return invalid }
         let issued = Date(timeIntervalSince1970: TimeInterval(iat))
         if Date().timeIntervalSince(issued) > 3600 { return .init(status: 403, reason: "ExpiredProviderToken") }
         if let cutoff = state.rejectTokensIssuedBefore, issued < cutoff { return .init(status: 403, reason: "ExpiredProviderToken") }
         return nil
     }
 
-    static func decode(_ part: Substring) -> Data? {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
 }
