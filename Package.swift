@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "HeraldTestSupport",
             dependencies: [
-                "HeraldServer", "HeraldStorage", "HeraldCore", "HeraldModels",
+                "HeraldServer", "HeraldStorage", "HeraldCore", "HeraldModels", "HeraldProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -192,11 +192,12 @@ struct PushTokenAPITests {
             try await client.request(.put, "/v1/users/ana", bearer: app.apiKey, json: ["name": "Ana"])
             let past = try await client.request(.post, "/v1/users/ana/sessions", bearer: app.apiKey, json: ["expiresAt": "2020-01-01T00:00:00Z"])
             #expect(past.status == 422)
-            let soon = ISO8601DateFormatter().string(from: Date().addingTimeInterval(1.2))
+            // Whole seconds on the wire: at least 1 s ahead after truncation, at most 2.5 s.
+            let soon = ISO8601DateFormatter().string(from: Date().addingTimeInterval(2.5))
             let session = try await client.request(.post, "/v1/users/ana/sessions", bearer: app.apiKey, json: ["expiresAt": soon])
             let token = try #require(session["authToken"] as? String)
             #expect(try await client.request(.get, "/v1/me", bearer: token).status == 200)
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await Task.sleep(for: .milliseconds(2_600))
             #expect(try await client.request(.get, "/v1/me", bearer: token).status == 401)
         }
     }

@@ -30,7 +30,7 @@ struct SecretKeyAndCLITests {
     @Test func appsCreateRotateRevokeFromTheCLI() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)").path
         let configuration = HeraldConfiguration(database: .sqlite(path: folder + "/herald.sqlite"))
-        #expect(try await AdminCommands.migrate(configuration) == [1])
+        #expect(try await AdminCommands.migrate(configuration) == [1, 2])
         #expect(try await AdminCommands.migrate(configuration) == [])
         let created = try await AdminCommands.createApp(configuration, name: "Acme", region: "eu")
         #expect(created.apiKey.hasPrefix("hk_"))

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldProviders
 import HeraldServer
 import HeraldStorage
 import HTTPTypes
@@ -15,7 +16,9 @@ public struct TestHerald: Sendable {
     public let services: HeraldServices
     public let databaseURL: DatabaseURL
 
-    public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20) async throws -> TestHerald {
+    public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20,
+                            trusting standIns: [TestCertificate] = [], apns: String? = nil, fcm: String? = nil,
+                            webhookTimeout: Duration = .seconds(2)) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
         var configuration = HeraldConfiguration(
@@ -23,6 +26,14 @@ public struct TestHerald: Sendable {
             allowPrivateWebhooks: allowPrivateWebhooks, maxBodyBytes: maxBodyBytes, logLevel: .warning
         )
         configuration.secretKey = nil
+        // Provider connections go to the stand-ins, whose certificates are trusted as HERALD_CA_FILE's would be.
+        var endpoints = try ProviderEndpoints(environment: [
+            "HERALD_APNS_SANDBOX_URL": apns, "HERALD_APNS_PRODUCTION_URL": apns,
+            "HERALD_FCM_URL": fcm, "HERALD_FCM_TOKEN_URL": fcm.map { $0 + "/token" },
+        ].compactMapValues { $0 })
+        endpoints.tls.additionalTrustRoots = [.certificates(standIns.map(\.certificate))]
+        endpoints.webhookTimeout = webhookTimeout
+        configuration.providerEndpoints = endpoints
         let services = try HeraldServices(store: store, configuration: configuration)
         return TestHerald(backend: backend, configuration: configuration, services: services, databaseURL: url)
     }

@@ -66,6 +66,26 @@ public protocol PushTokenRepository: Sendable {
     func tokens(appId: String, sessionId: String) async throws -> [PushToken]
     func deleteToken(appId: String, uid: String, token: String) async throws -> Bool
     func deleteTokens(appId: String, sessionId: String) async throws -> Int
+    /// Removes a token the provider declared dead and records why and when. False if it was not registered.
+    func prune(appId: String, token: String, reason: String, hint: String?, invalidSince: Date?, at: Date) async throws -> Bool
+    func prunedTokens(appId: String, uid: String?, limit: Int) async throws -> [PrunedToken]
+}
+
+/// A token removed because its provider said it will never work again.
+public struct PrunedToken: Sendable, Equatable {
+    public var token: PushToken
+    public var reason: String
+    public var hint: String?
+    public var invalidSince: Date?
+    public var prunedAt: Date
+
+    public init(token: PushToken, reason: String, hint: String?, invalidSince: Date?, prunedAt: Date) {
+        self.token = token
+        self.reason = reason
+        self.hint = hint
+        self.invalidSince = invalidSince
+        self.prunedAt = prunedAt
+    }
 }
 
 /// Everything the server needs from storage.

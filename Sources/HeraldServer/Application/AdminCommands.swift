@@ -11,10 +11,10 @@ public enum AdminCommands {
         let services = try await HeraldServices.open(configuration, logger: logger)
         do {
             let value = try await body(services)
-            try await services.store.shutdown()
+            try await services.shutdown()
             return value
         } catch {
-            try? await services.store.shutdown()
+            try? await services.shutdown()
             throw error
         }
     }
@@ -49,6 +49,24 @@ public enum AdminCommands {
 
     public static func revokeKey(_ configuration: HeraldConfiguration, appId: String, keyId: String) async throws {
         try await withServices(configuration) { try await $0.apps.revokeKey(appId: appId, keyId: keyId) }
+    }
+
+    /// `herald push test`: one push now through a provider; the same verdict as the API's.
+    public static func testPush(_ configuration: HeraldConfiguration, appId: String, providerId: String, input: TestPushInput) async throws -> TestSendVerdict {
+        try await withServices(configuration) { try await $0.testSends.viaProvider(appId: appId, providerId: providerId, input) }
+    }
+
+    /// A verdict as the CLI prints it.
+    public static func describe(_ verdict: TestSendVerdict) -> [String: Any] {
+        var out: [String: Any] = [
+            "status": verdict.result.outcome == .delivered ? "delivered" : "failed",
+            "outcome": "\(verdict.result.outcome)", "providerId": verdict.providerId, "pruned": verdict.pruned,
+            "latencyMs": Double(verdict.result.latency.components.attoseconds) / 1e15 + Double(verdict.result.latency.components.seconds) * 1000,
+        ]
+        if let status = verdict.result.providerStatus { out["providerStatus"] = status }
+        if let reason = verdict.result.reason { out["reason"] = reason }
+        if let id = verdict.result.providerMessageId { out["providerMessageId"] = id }
+        return out
     }
 
     /// Compact, key-sorted JSON for the CLI's `--json` output.

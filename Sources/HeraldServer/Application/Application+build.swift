@@ -38,21 +38,22 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Herald"),
         logger: logger
     )
-    app.addServices(StoreService(store: services.store, logger: logger))
+    app.addServices(ShutdownService(logger: logger) { try await services.shutdown() })
     return app
 }
 
-/// Closes the database after the HTTP server has drained.
-struct StoreService: Service {
-    let store: SQLStore
+/// Waits for graceful shutdown, then closes provider connections and the database (after the
+/// HTTP server has drained).
+struct ShutdownService: Service {
     let logger: Logger
+    let action: @Sendable () async throws -> Void
 
     func run() async throws {
         try? await gracefulShutdown()
         do {
-            try await store.shutdown()
+            try await action()
         } catch {
-            logger.warning("closing the database failed", metadata: ["error": "\(error)"])
+            logger.warning("shutting down failed", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProviders
 import HeraldStorage
 import Logging
 
@@ -16,6 +17,8 @@ public struct HeraldConfiguration: Sendable {
     public var allowPrivateWebhooks: Bool
     public var maxBodyBytes: Int
     public var logLevel: Logger.Level
+    /// Provider endpoints and extra trust roots (`HERALD_APNS_*_URL`, `HERALD_FCM_*URL`, `HERALD_CA_FILE`).
+    public var providerEndpoints = ProviderEndpoints()
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,
@@ -43,6 +46,7 @@ public struct HeraldConfiguration: Sendable {
         configuration.allowPrivateWebhooks = ["1", "true", "yes"].contains(environment["HERALD_WEBHOOK_ALLOW_PRIVATE"]?.lowercased() ?? "")
         if let bytes = environment["HERALD_MAX_BODY_BYTES"].flatMap(Int.init), bytes > 0 { configuration.maxBodyBytes = bytes }
         if let level = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { configuration.logLevel = level }
+        configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
         return configuration
     }
 

@@ -12,6 +12,8 @@ public struct HeraldServices: Sendable {
     public let providers: ProviderManagement
     public let tokens: TokenRegistry
     public let authenticator: Authenticator
+    public let gateway: ProviderGateway
+    public let testSends: TestSends
 
     public init(store: SQLStore, configuration: HeraldConfiguration, clock: any WallClock = SystemWallClock()) throws {
         let hasher = SHA256SecretHasher()
@@ -27,6 +29,15 @@ public struct HeraldServices: Sendable {
         )
         self.tokens = TokenRegistry(apps: store, providers: store, tokens: store, clock: clock)
         self.authenticator = Authenticator(apps: store, sessions: store, hasher: hasher, clock: clock)
+        let providers = self.providers
+        self.gateway = ProviderGateway(endpoints: configuration.providerEndpoints, clock: clock) { try providers.secret(of: $0) }
+        self.testSends = TestSends(apps: store, users: store, providers: store, tokens: store, gateway: gateway, clock: clock)
+    }
+
+    /// Closes provider connections, then the database.
+    public func shutdown() async throws {
+        await gateway.shutdown()
+        try await store.shutdown()
     }
 
     /// Opens the database named by the configuration (migrating it) and wires the services.

@@ -64,6 +64,15 @@ extension SQLStore {
             "CREATE INDEX push_tokens_by_session ON push_tokens (session_id)",
             "CREATE INDEX push_tokens_by_provider ON push_tokens (app_id, provider_id)",
         ]),
+        Migration(version: 2, name: "pruned tokens", statements: [
+            """
+            CREATE TABLE pruned_tokens (
+                app_id TEXT NOT NULL, push_token TEXT NOT NULL, uid TEXT NOT NULL, session_id TEXT NOT NULL,
+                provider_id TEXT NOT NULL, platform TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
+                reason TEXT NOT NULL, hint TEXT, invalid_since BIGINT, pruned_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX pruned_tokens_by_user ON pruned_tokens (app_id, uid, pruned_at)",
+        ]),
     ]
 
     /// Applies the migrations not yet applied; safe to run from several processes at once

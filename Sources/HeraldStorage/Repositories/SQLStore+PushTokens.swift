@@ -85,6 +85,36 @@ extension SQLStore: PushTokenRepository {
         }
     }
 
+    public func prune(appId: String, token: String, reason: String, hint: String?, invalidSince: Date?, at date: Date) async throws -> Bool {
+        try await transaction { db in
+            guard let row = try await db.raw("""
+                DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND push_token = \(bind: token) RETURNING *
+                """).first() else { return false }
+            let removed = try Self.token(row)
+            try await db.raw("""
+                INSERT INTO pruned_tokens (app_id, push_token, uid, session_id, provider_id, platform, created_at, last_seen_at,
+                                           reason, hint, invalid_since, pruned_at)
+                VALUES (\(bind: appId), \(bind: token), \(bind: removed.uid), \(bind: removed.sessionId), \(bind: removed.providerId),
+                        \(bind: removed.platform.rawValue), \(bind: removed.createdAt.ms), \(bind: removed.lastSeenAt.ms),
+                        \(bind: reason), \(bind: hint), \(bind: invalidSince?.ms), \(bind: date.ms))
+                """).run()
+            return true
+        }
+    }
+
+    public func prunedTokens(appId: String, uid: String?, limit: Int) async throws -> [PrunedToken] {
+        try await read { db in
+            var query = db.select().column("*").from("pruned_tokens").where("app_id", .equal, appId)
+            if let uid { query = query.where("uid", .equal, uid) }
+            return try await query.orderBy("pruned_at", .descending).limit(limit).all().map { row in
+                PrunedToken(
+                    token: try Self.token(row), reason: try row.string("reason"), hint: try row.optionalString("hint"),
+                    invalidSince: try row.optionalDate("invalid_since"), prunedAt: try row.date("pruned_at")
+                )
+            }
+        }
+    }
+
     static func token(_ row: any SQLRow) throws -> PushToken {
         let platformText = try row.string("platform")
         guard let platform = PushPlatform(rawValue: platformText) else {

@@ -22,12 +22,15 @@ public struct StandInResponse: Sendable {
     public var body: String?
     /// Send GOAWAY on this connection after answering, then close it.
     public var goAway: Bool
+    /// Answer only after this long (a slow server).
+    public var delay: TimeAmount?
 
-    public init(status: Int, headers: [String: String] = [:], json body: String? = nil, goAway: Bool = false) {
+    public init(status: Int, headers: [String: String] = [:], json body: String? = nil, goAway: Bool = false, delay: TimeAmount? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.goAway = goAway
+        self.delay = delay
     }
 }
 
@@ -115,6 +118,18 @@ private final class StandInStreamHandler: ChannelInboundHandler {
             body: Data(body.readableBytesView), clientCertificateSubject: ssl?.peerCertificate.map { "\($0)" }
         )
         let response = handle(request)
+        if let delay = response.delay {
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: delay) {
+                let (handler, context) = loopBound.value
+                handler.write(response, context)
+            }
+        } else {
+            write(response, context)
+        }
+    }
+
+    private func write(_ response: StandInResponse, _ context: ChannelHandlerContext) {
         var out: HPACKHeaders = [":status": String(response.status)]
         for (name, value) in response.headers { out.add(name: name, value: value) }
         if let body = response.body {

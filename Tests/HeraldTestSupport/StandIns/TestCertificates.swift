@@ -9,7 +9,9 @@ public struct TestCertificate: Sendable {
     public let certificate: NIOSSLCertificate
     public let privateKey: NIOSSLPrivateKey
 
-    public static func make(commonName: String = "localhost") throws -> TestCertificate {
+    /// Each certificate gets its own subject: trust stores look issuers up by subject, so several
+    /// stand-ins trusted at once must not share one.
+    public static func make(commonName: String = "Herald stand-in \(UUID().uuidString)") throws -> TestCertificate {
         let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName { CommonName(commonName) }
         let now = Date()

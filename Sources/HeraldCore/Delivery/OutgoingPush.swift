@@ -1,0 +1,52 @@
+import Foundation
+import HeraldModels
+
+/// A push ready for a provider, in Core's own terms. Provider adapters turn it into wire requests.
+public enum OutgoingPush: Sendable, Equatable {
+    case apns(APNsPush)
+    case fcm(FCMPush)
+    case webhook(WebhookEnvelope)
+
+    public struct APNsPush: Sendable, Equatable {
+        public var deviceToken: String
+        /// `alert`, `background`, `voip`, …
+        public var pushType: String
+        public var payload: JSONObject
+        public var priority: Int?
+        public var collapseId: String?
+
+        public init(deviceToken: String, pushType: String, payload: JSONObject, priority: Int? = nil, collapseId: String? = nil) {
+            self.deviceToken = deviceToken
+            self.pushType = pushType
+            self.payload = payload
+            self.priority = priority
+            self.collapseId = collapseId
+        }
+    }
+
+    public struct FCMPush: Sendable, Equatable {
+        public var token: String
+        public var data: [String: String]
+        public var title: String?
+        public var body: String?
+        public var android: JSONObject?
+        public var apns: JSONObject?
+        public var webpush: JSONObject?
+
+        public init(token: String, data: [String: String], title: String? = nil, body: String? = nil,
+                    android: JSONObject? = nil, apns: JSONObject? = nil, webpush: JSONObject? = nil) {
+            self.token = token
+            self.data = data
+            self.title = title
+            self.body = body
+            self.android = android
+            self.apns = apns
+            self.webpush = webpush
+        }
+    }
+}
+
+/// Sends a prepared push with a stored credential. Implemented by the provider clients.
+public protocol PushGateway: Sendable {
+    func send(_ push: OutgoingPush, credential: ProviderCredential) async -> PushResult
+}

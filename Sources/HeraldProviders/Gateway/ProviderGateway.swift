@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldCore
+import HeraldModels
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import NIOSSL
+
+/// Operator settings for provider connections (never per tenant).
+public struct ProviderEndpoints: Sendable {
+    public var apns = APNsEndpoints()
+    public var fcm = FCMEndpoints()
+    /// Trust roots for provider connections: the system's, plus `HERALD_CA_FILE`'s PEM certificates.
+    public var tls = TLSConfiguration.makeClientConfiguration()
+    /// How long a custom webhook has to answer (seed 000: 2 seconds).
+    public var webhookTimeout: Duration = .seconds(2)
+
+    public init() {}
+
+    /// `HERALD_APNS_SANDBOX_URL`, `HERALD_APNS_PRODUCTION_URL`, `HERALD_FCM_URL`, `HERALD_FCM_TOKEN_URL`, `HERALD_CA_FILE`,
+    /// `HERALD_WEBHOOK_TIMEOUT_MS`.
+    public init(environment: [String: String]) throws {
+        apns = try APNsEndpoints(environment: environment)
+        fcm = try FCMEndpoints(environment: environment)
+        if let ms = environment["HERALD_WEBHOOK_TIMEOUT_MS"].flatMap(Int.init), ms > 0 { webhookTimeout = .milliseconds(ms) }
+        if let path = environment["HERALD_CA_FILE"], !path.isEmpty {
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(path))]
+            } catch {
+                throw HeraldError(.invalidField, "HERALD_CA_FILE \(path) is not a PEM file of certificates")
+            }
+        }
+    }
+}
+
+/// Sends prepared pushes with stored credentials: one client per credential version, built on
+/// first use and kept, so connections, signed tokens and access tokens are reused.
+public final class ProviderGateway: PushGateway {
+    enum Client {
+        case apns(APNsClient)
+        case fcm(FCMClient)
+        case webhook(WebhookClient)
+    }
+
+    struct Key: Hashable {
+        let appId: String
+        let providerId: String
+    }
+
+    private let endpoints: ProviderEndpoints
+    private let openSecret: @Sendable (ProviderCredential) throws -> ProviderSecret
+    private let clock: any WallClock
+    public let http: HTTPClient
+    private let clients = NIOLockedValueBox<[Key: (version: Date, client: Client)]>([:])
+
+    public init(endpoints: ProviderEndpoints, clock: any WallClock = SystemWallClock(),
+                openSecret: @escaping @Sendable (ProviderCredential) throws -> ProviderSecret) {
+        self.endpoints = endpoints
+        self.openSecret = openSecret
+        self.clock = clock
+        var configuration = HTTPClient.Configuration(tlsConfiguration: endpoints.tls)
+        // OAuth endpoints get time to connect; webhooks keep their own 2-second limit (WebhookClient).
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(10))
+        self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func shutdown() async {
+        let all = clients.withLockedValue { clients in
+            defer { clients = [:] }
+            return clients.values.map(\.client)
+        }
+        for client in all { await Self.shutdown(client) }
+        try? await http.shutdown()
+    }
+
+    public func send(_ push: OutgoingPush, credential: ProviderCredential) async -> PushResult {
+        let client: Client
+        do {
+            client = try self.client(for: credential)
+        } catch {
+            return PushResult(outcome: .credentialBroken, reason: "the credential cannot be used: \(error)")
+        }
+        switch (push, client) {
+        case (.apns(let push), .apns(let apns)):
+            guard let payload = try? JSONEncoder().encode(JSONValue.object(push.payload)) else {
+                return PushResult(outcome: .failed, reason: "the payload does not encode")
+            }
+            let type = [APNsPushType.alert, .background, .voip, .liveActivity, .location, .complication, .fileProvider, .widgets]
+                .first { $0.rawValue == push.pushType } ?? APNsPushType(rawValue: push.pushType)
+            return await apns.send(APNsNotification(deviceToken: push.deviceToken, pushType: type, payload: ByteBuffer(data: payload),
+                                                    priority: push.priority, collapseId: push.collapseId))
+        case (.fcm(let push), .fcm(let fcm)):
+            let notification = push.title != nil || push.body != nil ? FCMMessage.Notification(title: push.title, body: push.body) : nil
+            return await fcm.send(FCMMessage(token: push.token, data: push.data, notification: notification,
+                                             android: push.android, apns: push.apns, webpush: push.webpush))
+        case (.webhook(let envelope), .webhook(let webhook)):
+            return await webhook.send(envelope)
+        default:
+            return PushResult(outcome: .failed, reason: "a \(credential.kind.rawValue) provider cannot send this push")
+        }
+    }
+
+    private func client(for credential: ProviderCredential) throws -> Client {
+        let key = Key(appId: credential.appId, providerId: credential.providerId)
+        if let cached = clients.withLockedValue({ $0[key] }), cached.version == credential.updatedAt { return cached.client }
+        let client = try makeClient(credential)
+        let replaced: Client? = clients.withLockedValue { clients in
+            if let current = clients[key], current.version >= credential.updatedAt { return nil }
+            defer { clients[key] = (credential.updatedAt, client) }
+            return clients[key]?.client
+        }
+        if let replaced { Task { await Self.shutdown(replaced) } }
+        return clients.withLockedValue { $0[key]?.client } ?? client
+    }
+
+    private func makeClient(_ credential: ProviderCredential) throws -> Client {
+        let secret = try openSecret(credential)
+        switch credential.kind {
+        case .apns:
+            return .apns(try APNsClient.make(config: credential.config, secret: secret, baseTLS: endpoints.tls, endpoints: endpoints.apns, clock: clock))
+        case .fcm:
+            guard let json = secret.serviceAccountJSON else { throw HeraldError(.internal, "the service account is missing") }
+            return .fcm(FCMClient(account: try ServiceAccount(json: json), endpoints: endpoints.fcm, tls: endpoints.tls, http: http, clock: clock))
+        case .custom:
+            guard let url = credential.config.url else { throw HeraldError(.internal, "the webhook URL is missing") }
+            return .webhook(WebhookClient(url: url, username: credential.config.basicAuthUsername, password: secret.basicAuthPassword, http: http, timeout: endpoints.webhookTimeout))
+        }
+    }
+
+    private static func shutdown(_ client: Client) async {
+        switch client {
+        case .apns(let apns): await apns.shutdown()
+        case .fcm(let fcm): await fcm.shutdown()
+        case .webhook: break
+        }
+    }
+}

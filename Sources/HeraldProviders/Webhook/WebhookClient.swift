@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldCore
+import HeraldModels
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// Seed 000's custom provider: an HTTPS POST of the envelope, `Authorization: Basic` when
+/// configured, answered within 2 seconds; any 2xx is success.
+public struct WebhookClient: Sendable {
+    public let url: String
+    let basicAuth: (username: String, password: String)?
+    let http: HTTPClient
+    /// Seed 000: the endpoint answers within 2 seconds (`HERALD_WEBHOOK_TIMEOUT_MS`).
+    let timeout: Duration
+
+    public init(url: String, username: String?, password: String?, http: HTTPClient, timeout: Duration = .seconds(2)) {
+        self.url = url
+        self.basicAuth = username.flatMap { user in password.map { (user, $0) } }
+        self.http = http
+        self.timeout = timeout
+    }
+
+    public func send(_ envelope: WebhookEnvelope) async -> PushResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "Herald")
+        if let basicAuth {
+            request.headers.add(name: "Authorization", value: "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString())
+        }
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            request.body = .bytes(ByteBuffer(data: try encoder.encode(envelope)))
+            let http = self.http
+            let finalRequest = request
+            let timeout = self.timeout
+            // The client's own deadline is not enforced promptly on every path, so the limit is raced here.
+            let (status, retryAfter) = try await withThrowingTaskGroup(of: (Int, Int?)?.self) { group in
+                group.addTask {
+                    let response = try await http.execute(finalRequest, timeout: .seconds(30))
+                    _ = try? await response.body.collect(upTo: 64 * 1024)
+                    return (Int(response.status.code), response.headers.first(name: "Retry-After").flatMap(Int.init))
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let answer = first else { throw WebhookTimeout() }
+                return answer
+            }
+            let outcome: PushOutcome
+            switch status {
+            case 200..<300: outcome = .delivered
+            case 401, 403: outcome = .credentialBroken
+            case 408, 429, 500...: outcome = .retryLater(after: retryAfter.map { .seconds($0) })
+            default: outcome = .failed
+            }
+            return PushResult(outcome: outcome, providerStatus: status, reason: status < 300 ? nil : "HTTP \(status)", latency: clock.now - start)
+        } catch {
+            let timedOut = error is WebhookTimeout || "\(error)".localizedCaseInsensitiveContains("deadline")
+            return PushResult(outcome: .retryLater(after: nil), reason: timedOut ? "no answer within \(timeout)" : "transport: \(error)", latency: clock.now - start)
+        }
+    }
+}
+
+struct WebhookTimeout: Error {}

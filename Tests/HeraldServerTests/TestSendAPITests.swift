@@ -1,0 +1,188 @@
+import _CryptoExtras
+import Crypto
+import Foundation
+import HeraldTestSupport
+import NIOConcurrencyHelpers
+import Testing
+
+/// Test sends through the running server's real clients to the APNs, FCM and webhook stand-ins.
+@Suite("Test sends and token pruning")
+struct TestSendAPITests {
+    /// A webhook receiver that records what it got.
+    final class WebhookReceiver: Sendable {
+        let server: HTTP2TestServer
+        let requests: NIOLockedValueBox<[StandInRequest]>
+
+        init(slow: Bool = false) async throws {
+            let requests = NIOLockedValueBox<[StandInRequest]>([])
+            self.requests = requests
+            self.server = try await HTTP2TestServer.start { request in
+                requests.withLockedValue { $0.append(request) }
+                return StandInResponse(status: 200, json: "{}", delay: slow ? .milliseconds(2_500) : nil)
+            }
+        }
+    }
+
+    struct World {
+        let herald: TestHerald
+        let apns: APNsStandIn
+        let fcm: FCMStandIn
+        let hook: WebhookReceiver
+        let slowHook: WebhookReceiver
+        let apiKey: String
+
+        /// Only the slow-webhook test keeps seed 000's 2 seconds: elsewhere a loaded CI machine's
+        /// first TLS handshake must not turn a healthy webhook into a timeout.
+        static func make(_ backend: TestBackend, webhookTimeout: Duration = .seconds(15)) async throws -> World {
+            let apns = try await APNsStandIn.start()
+            let fcm = try await FCMStandIn.start()
+            let hook = try await WebhookReceiver()
+            let slowHook = try await WebhookReceiver(slow: true)
+            let herald = try await TestHerald.make(
+                backend, allowPrivateWebhooks: true,
+                trusting: [apns.certificate, fcm.certificate, hook.server.certificate, slowHook.server.certificate],
+                apns: apns.endpointURL, fcm: fcm.url, webhookTimeout: webhookTimeout
+            )
+            let app = try await herald.makeApp()
+            return World(herald: herald, apns: apns, fcm: fcm, hook: hook, slowHook: slowHook, apiKey: app.apiKey)
+        }
+
+        func close() async {
+            await apns.shutdown()
+            await fcm.shutdown()
+            await hook.server.shutdown()
+            await slowHook.server.shutdown()
+        }
+
+        func addProviders(_ client: HeraldClient) async throws {
+            let key = P256.Signing.PrivateKey()
+            apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+            fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
+                      publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
+            let bodies: [[String: Any]] = [
+                ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+                 "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true],
+                ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true],
+                ["providerId": "hook-1", "kind": "custom", "url": hook.server.url + "/push", "basicAuth": ["username": "herald", "password": "s3cret"]],
+            ]
+            for body in bodies {
+                let response = try await client.request(.post, "/v1/push/providers", bearer: apiKey, json: body)
+                guard response.status == 201 else { throw TestFailure("provider: \(response.text)") }
+            }
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func testSendsReachEveryProviderInItsShape(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        try await world.herald.run { client in
+            try await world.addProviders(client)
+            let apnsToken = Fixtures.apnsToken()
+            let apns = try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: [
+                "pushToken": apnsToken, "platform": "apns_ios_device", "title": "Hello", "body": "From Herald", "data": ["k": "v"],
+            ])
+            #expect(apns.status == 200, "\(apns.text)")
+            #expect(apns["status"] as? String == "delivered")
+            #expect(apns["providerStatus"] as? Int == 200)
+            #expect(apns["providerMessageId"] != nil)
+            #expect(apns["latencyMs"] is Double || apns["latencyMs"] is Int)
+            let sent = try #require(world.apns.received.last)
+            #expect(sent.path == "/3/device/\(apnsToken)")
+            let payload = try JSONSerialization.jsonObject(with: sent.body) as? [String: Any]
+            let aps = payload?["aps"] as? [String: Any]
+            #expect((aps?["alert"] as? [String: Any])?["title"] as? String == "Hello")
+            #expect(aps?["mutable-content"] as? Int == 1)
+            #expect(payload?["k"] as? String == "v")
+
+            let fcm = try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: [
+                "pushToken": Fixtures.fcmToken(), "platform": "FCM_ANDROID", "title": "Hello", "body": "From Herald",
+            ])
+            #expect(fcm["status"] as? String == "delivered", "\(fcm.text)")
+            #expect((fcm["providerMessageId"] as? String)?.hasPrefix("projects/acme-chat-app/messages/") == true)
+            let message = try #require(world.fcm.lastMessage)
+            #expect((message["notification"] as? [String: Any])?["body"] as? String == "From Herald")
+            #expect((message["data"] as? [String: String])?["title"] == "Hello")
+
+            let hook = try await client.request(.post, "/v1/push/providers/hook-1/test", bearer: world.apiKey, json: ["uid": "ana", "title": "Hello", "body": "Hook"])
+            #expect(hook["status"] as? String == "delivered", "\(hook.text)")
+            let request = try #require(world.hook.requests.withLockedValue { $0.last })
+            #expect(request.method == "POST")
+            #expect(request.headers["authorization"] == "Basic " + Data("herald:s3cret".utf8).base64EncodedString())
+            let envelope = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+            #expect(Set(envelope.keys) == ["trigger", "data", "appId", "region", "webhook"])
+            #expect(envelope["trigger"] as? String == "push-notification-payload-generated")
+            #expect(envelope["webhook"] as? String == "custom")
+            #expect(envelope["region"] as? String == "us")
+            let data = try #require(envelope["data"] as? [String: Any])
+            #expect((data["to"] as? [String: Any])?["uid"] as? String == "ana")
+            #expect((data["notificationDetails"] as? [String: Any])?["title"] as? String == "Hello")
+
+            // Wrong platform for the provider, missing token, unknown provider.
+            #expect(try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: ["pushToken": Fixtures.fcmToken(), "platform": "fcm_android"]).status == 422)
+            #expect(try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: ["platform": "fcm_android"]).errorDetails?["field"] == "pushToken")
+            #expect(try await client.request(.post, "/v1/push/providers/nope/test", bearer: world.apiKey, json: ["platform": "fcm_android"]).status == 404)
+        }
+        await world.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func deadTokensArePrunedWithWhyAndWhen(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        try await world.herald.run { client in
+            try await world.addProviders(client)
+            let session = try await client.login("ana", apiKey: world.apiKey)
+            let dead = Fixtures.apnsToken()
+            let alive = Fixtures.apnsToken()
+            let gone = Fixtures.fcmToken()
+            for (token, platform, provider) in [(dead, "apns_ios_device", "apns-1"), (alive, "apns_ios_voip", "apns-1"), (gone, "fcm_android", "fcm-1")] {
+                try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: ["pushToken": token, "platform": platform, "providerId": provider])
+            }
+            world.apns.script(deviceToken: dead, .init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000))
+            world.fcm.script(token: gone, .unregistered)
+
+            let results = try await client.request(.post, "/v1/users/ana/push-test", bearer: world.apiKey, json: ["title": "T", "body": "B"])
+            let verdicts = try #require(results["data"] as? [[String: Any]])
+            #expect(verdicts.count == 4)    // three tokens and the webhook
+            let byToken = Dictionary(verdicts.compactMap { v in (v["pushToken"] as? String).map { ($0, v) } }, uniquingKeysWith: { $1 })
+            #expect(byToken[dead]?["outcome"] as? String == "token_invalid")
+            #expect(byToken[dead]?["reason"] as? String == "Unregistered")
+            #expect(byToken[dead]?["pruned"] as? Bool == true)
+            #expect(byToken[gone]?["reason"] as? String == "UNREGISTERED")
+            #expect(byToken[alive]?["status"] as? String == "delivered")
+            #expect(world.apns.received.contains { $0.headers["apns-topic"] == "com.acme.app.voip" && $0.headers["apns-push-type"] == "voip" })
+            #expect(verdicts.contains { $0["providerId"] as? String == "hook-1" && $0["status"] as? String == "delivered" })
+
+            let left = (try await client.request(.get, "/v1/users/ana/push-tokens", bearer: world.apiKey)["data"] as? [[String: Any]]) ?? []
+            #expect(left.compactMap { $0["pushToken"] as? String } == [alive])
+            let pruned = (try await client.request(.get, "/v1/push/pruned-tokens?uid=ana", bearer: world.apiKey)["data"] as? [[String: Any]]) ?? []
+            #expect(Set(pruned.compactMap { $0["pushToken"] as? String }) == [dead, gone])
+            let unregistered = try #require(pruned.first { $0["pushToken"] as? String == dead })
+            #expect(unregistered["reason"] as? String == "Unregistered")
+            #expect((unregistered["invalidSince"] as? String)?.hasPrefix("2023-11-14") == true)
+            #expect(unregistered["prunedAt"] != nil)
+
+            // BadDeviceToken is pruned too, with the sandbox/production hint.
+            let bad = Fixtures.apnsToken()
+            try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: ["pushToken": bad, "platform": "apns_ios_device", "providerId": "apns-1"])
+            world.apns.script(deviceToken: bad, .init(status: 400, reason: "BadDeviceToken"))
+            let verdict = try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: ["pushToken": bad, "platform": "apns_ios_device"])
+            #expect(verdict["pruned"] as? Bool == true)
+            #expect((verdict["hint"] as? String)?.contains("production token sent to the sandbox") == true)
+        }
+        await world.close()
+    }
+
+    @Test func aSlowWebhookIsARetryNotASuccess() async throws {
+        let world = try await World.make(.sqlite, webhookTimeout: .seconds(2))
+        try await world.herald.run { client in
+            let created = try await client.request(.post, "/v1/push/providers", bearer: world.apiKey, json: ["providerId": "slow", "kind": "custom", "url": world.slowHook.server.url + "/push"])
+            #expect(created.status == 201)
+            let started = Date()
+            let verdict = try await client.request(.post, "/v1/push/providers/slow/test", bearer: world.apiKey, json: ["uid": "ana"])
+            #expect(verdict["status"] as? String == "failed")
+            #expect(verdict["outcome"] as? String == "retry_later")
+            #expect(Date().timeIntervalSince(started) < 2.4)
+        }
+        await world.close()
+    }
+}
