@@ -144,6 +144,18 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
+        // The load harness (Benchmarks/README.md).
+        .executableTarget(
+            name: "herald-bench",
+            dependencies: [
+                "HeraldProviders", "HeraldTestSupport", "HeraldCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Benchmarks/HeraldBench",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldModels"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HeraldProvidersTests",

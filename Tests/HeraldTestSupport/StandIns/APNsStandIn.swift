@@ -40,6 +40,7 @@ public final class APNsStandIn: Sendable {
         var goAwayAfterStreams: Int?
         var streams = 0
         var requireClientCertificate = false
+        var recordRequests = true
     }
 
     private let server: HTTP2TestServer
@@ -50,13 +51,15 @@ public final class APNsStandIn: Sendable {
     public var endpointURL: String { server.url }
     public var connections: Int { server.connections }
 
+    /// - Parameter recordRequests: keep every request for inspection (off for load benchmarks).
     public static func start(bundleId: String = "com.acme.app", teamId: String = "DEF123GHIJ", requireClientCertificate: Bool = false,
-                             clientTrustRoot: NIOSSLCertificate? = nil) async throws -> APNsStandIn {
+                             clientTrustRoot: NIOSSLCertificate? = nil, recordRequests: Bool = true) async throws -> APNsStandIn {
         let state = NIOLockedValueBox(State())
         state.withLockedValue {
             $0.bundleId = bundleId
             $0.teamId = teamId
             $0.requireClientCertificate = requireClientCertificate
+            $0.recordRequests = recordRequests
         }
         let server = try await HTTP2TestServer.start(requireClientCertificate: requireClientCertificate ? clientTrustRoot : nil) { request in
             state.withLockedValue { state in Self.answer(request, state: &state) }
@@ -94,7 +97,7 @@ public final class APNsStandIn: Sendable {
 
     static func answer(_ request: StandInRequest, state: inout State) -> StandInResponse {
         let received = Received(path: request.path, headers: request.headers, body: request.body, clientCertificateSubject: request.clientCertificateSubject)
-        state.received.append(received)
+        if state.recordRequests { state.received.append(received) }
         var goAway = false
         if let limit = state.goAwayAfterStreams {
             state.streams += 1

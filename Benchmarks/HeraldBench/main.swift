@@ -1,0 +1,95 @@
+// herald-bench: the provider hot path under load, against a local stand-in in another process.
+//
+//   herald-bench apns-standin [--port 0]          prints "PORT <n> KEYID <id> PEMFILE <path> CAFILE <path>", serves until killed
+//   herald-bench apns --url https://127.0.0.1:<n> --ca <file> --key <pem file> [--count 200000] [--devices 10000] [--concurrency 1000]
+//
+// The client process reports pushes/s, CPU µs per push (getrusage), peak RSS and TLS connections.
+import Crypto
+import Foundation
+import HeraldCore
+import HeraldProviders
+import HeraldTestSupport
+import NIOCore
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func argument(_ name: String, _ fallback: String? = nil) -> String? {
+    let args = CommandLine.arguments
+    if let index = args.firstIndex(of: name), index + 1 < args.count { return args[index + 1] }
+    return fallback
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+func peakRSSMiB() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "apns-standin":
+    let standIn = try await APNsStandIn.start(recordRequests: false)
+    let key = P256.Signing.PrivateKey()
+    standIn.trust(keyId: "BENCH12345", publicKey: key.publicKey)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let pem = folder.appendingPathComponent("key.p8"), ca = folder.appendingPathComponent("ca.pem")
+    try key.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
+    let der = Data(try standIn.certificate.certificate.toDERBytes()).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+    try "-----BEGIN CERTIFICATE-----\n\(der)\n-----END CERTIFICATE-----\n".write(to: ca, atomically: true, encoding: .utf8)
+    FileHandle.standardOutput.write(Data("PORT \(standIn.port) KEYID BENCH12345 PEMFILE \(pem.path) CAFILE \(ca.path)\n".utf8))
+    while true { try await Task.sleep(for: .seconds(3600)) }
+
+case "apns":
+    let count = Int(argument("--count", "200000")!)!
+    let devices = Int(argument("--devices", "10000")!)!
+    let concurrency = Int(argument("--concurrency", "1000")!)!
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.additionalTrustRoots = [.file(argument("--ca")!)]
+    var endpoints = APNsEndpoints()
+    endpoints.sandbox = HTTP2Endpoint(url: argument("--url")!)!
+    let pem = try String(contentsOfFile: argument("--key")!, encoding: .utf8)
+    let signer = try APNsTokenSigner(privateKeyPEM: pem, keyId: argument("--key-id", "BENCH12345")!, teamId: "DEF123GHIJ")
+    let client = APNsClient(bundleId: "com.acme.app", production: false, authentication: .token(signer), tls: tls, endpoints: endpoints,
+                            maxConnections: Int(argument("--connections", "4")!)!)
+    let tokens = (0..<devices).map { _ in (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined() }
+    let payload = ByteBuffer(string: #"{"aps":{"alert":{"title":"Ana","body":"Hello from Herald"},"sound":"default","mutable-content":1},"conversationId":"ana_user_bo"}"#)
+    // Warm up: connections and the signed token.
+    _ = await client.send(APNsNotification(deviceToken: tokens[0], payload: payload))
+    let cpuStart = cpuSeconds()
+    let start = ContinuousClock.now
+    let delivered = await withTaskGroup(of: Int.self) { group in
+        let perWorker = count / concurrency
+        for worker in 0..<concurrency {
+            group.addTask {
+                var ok = 0
+                for i in 0..<perWorker {
+                    let token = tokens[(worker * perWorker + i) % tokens.count]
+                    if await client.send(APNsNotification(deviceToken: token, payload: payload)).outcome == .delivered { ok += 1 }
+                }
+                return ok
+            }
+        }
+        var total = 0
+        for await ok in group { total += ok }
+        return total
+    }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let cpu = cpuSeconds() - cpuStart
+    let sent = (count / concurrency) * concurrency
+    print(String(format: "apns: %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
+                 sent, delivered, seconds, Double(sent) / seconds, cpu * 1e6 / Double(sent), peakRSSMiB(), client.connectionsOpened))
+    await client.shutdown()
+
+default:
+    print("usage: herald-bench apns-standin | apns --url URL --ca FILE --key FILE [--count N] [--devices N] [--concurrency N]")
+}
