@@ -15,7 +15,7 @@ WORK=$(mktemp -d /tmp/herald-bench.XXXXXX)
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)"; exit 1; }
 
 # A separate scratch path keeps the release build from contending with debug builds in .build.
-swift build -c release --product herald --scratch-path .build-release >/dev/null
+[ -n "${HERALD_BENCH_SKIP_BUILD:-}" ] || swift build -c release --product herald --scratch-path .build-release >/dev/null
 BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)/herald
 
 case "$BACKEND" in

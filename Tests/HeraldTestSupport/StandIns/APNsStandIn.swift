@@ -41,6 +41,8 @@ public final class APNsStandIn: Sendable {
         var streams = 0
         var requireClientCertificate = false
         var recordRequests = true
+        /// Provider tokens whose signature was verified (APNs validates a token once, not per push).
+        var verifiedTokens: Set<String> = []
     }
 
     private let server: HTTP2TestServer
@@ -107,7 +109,7 @@ public final class APNsStandIn: Sendable {
             }
         }
         let apnsId = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
-        guard let verdict = check(received, state: state, certificatePresented: request.clientCertificateSubject != nil) else {
+        guard let verdict = check(received, state: &state, certificatePresented: request.clientCertificateSubject != nil) else {
             return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway)
         }
         var json = #"{"reason":"\#(verdict.reason)""#
@@ -116,7 +118,7 @@ public final class APNsStandIn: Sendable {
     }
 
     /// Apple's checks, in Apple's order of precedence as far as it is known.
-    static func check(_ request: Received, state: State, certificatePresented: Bool) -> Scripted? {
+    static func check(_ request: Received, state: inout State, certificatePresented: Bool) -> Scripted? {
         let h = request.headers
         guard h[":method"] == "POST" else { return .init(status: 405, reason: "MethodNotAllowed") }
         guard request.path.hasPrefix("/3/device/") else { return .init(status: 404, reason: "BadPath") }
@@ -127,7 +129,7 @@ public final class APNsStandIn: Sendable {
             guard certificatePresented else { return .init(status: 403, reason: "BadCertificate") }
         } else {
             guard let authorization = h["authorization"] else { return .init(status: 403, reason: "MissingProviderToken") }
-            if let problem = checkProviderToken(authorization, state: state) { return problem }
+            if let problem = checkProviderToken(authorization, state: &state) { return problem }
         }
         guard let topic = h["apns-topic"] else { return .init(status: 400, reason: "MissingTopic") }
         let pushType = h["apns-push-type"] ?? "alert"
@@ -147,15 +149,18 @@ public final class APNsStandIn: Sendable {
         return state.scripted[token]
     }
 
-    static func checkProviderToken(_ authorization: String, state: State) -> Scripted? {
+    static func checkProviderToken(_ authorization: String, state: inout State) -> Scripted? {
         let invalid = Scripted(status: 403, reason: "InvalidProviderToken")
         guard authorization.hasPrefix("bearer ") else { return invalid }
         guard let (header, claims, signature, signedInput) = JWTParts.split(authorization.dropFirst("bearer ".count)) else { return invalid }
         guard header["alg"] as? String == "ES256", let kid = header["kid"] as? String, let key = state.keys[kid] else { return invalid }
         guard claims["iss"] as? String == state.teamId, let iat = claims["iat"] as? Int else { return invalid }
         // A JWS ES256 signature is r‖s, 64 bytes; a DER signature is a client bug Apple rejects.
-        guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-              key.isValidSignature(ecdsa, for: signedInput) else { return invalid }
+        if !state.verifiedTokens.contains(authorization) {
+            guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+                  key.isValidSignature(ecdsa, for: signedInput) else { return invalid }
+            state.verifiedTokens.insert(authorization)
+        }
         let issued = Date(timeIntervalSince1970: TimeInterval(iat))
         if Date().timeIntervalSince(issued) > 3600 { return .init(status: 403, reason: "ExpiredProviderToken") }
         if let cutoff = state.rejectTokensIssuedBefore, issued < cutoff { return .init(status: 403, reason: "ExpiredProviderToken") }
