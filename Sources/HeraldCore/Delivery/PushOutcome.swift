@@ -14,6 +14,17 @@ public enum PushOutcome: Sendable, Equatable {
     /// This push cannot be delivered as it is (payload, topic, …); retrying will not help.
     case failed
 
+    /// The outcome's name on the wire (API and CLI).
+    public var name: String {
+        switch self {
+        case .delivered: "delivered"
+        case .retryLater: "retry_later"
+        case .tokenInvalid: "token_invalid"
+        case .credentialBroken: "credential_broken"
+        case .failed: "failed"
+        }
+    }
+
     public var isRetryable: Bool {
         if case .retryLater = self { return true }
         return false

@@ -40,24 +40,22 @@ extension Wire {
         let result = verdict.result
         var hint: String?
         var retryAfter: Double?
-        let outcome: Components.Schemas.TestPushVerdict.OutcomePayload
         switch result.outcome {
-        case .delivered: outcome = .delivered
-        case .retryLater(let after):
-            outcome = .retryLater
-            retryAfter = after.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-        case .tokenInvalid(_, let tokenHint):
-            outcome = .tokenInvalid
-            hint = tokenHint
-        case .credentialBroken: outcome = .credentialBroken
-        case .failed: outcome = .failed
+        case .retryLater(let after?): retryAfter = after.seconds
+        case .tokenInvalid(_, let tokenHint): hint = tokenHint
+        default: break
         }
-        let latency = result.latency.components
         return .init(
-            status: result.outcome == .delivered ? .delivered : .failed, outcome: outcome, providerId: verdict.providerId,
+            status: result.outcome == .delivered ? .delivered : .failed,
+            outcome: .init(rawValue: result.outcome.name) ?? .failed, providerId: verdict.providerId,
             pushToken: verdict.pushToken, platform: verdict.platform?.rawValue, providerStatus: result.providerStatus,
             reason: result.reason, hint: hint, retryAfterSeconds: retryAfter, providerMessageId: result.providerMessageId,
-            latencyMs: (Double(latency.seconds) * 1000 + Double(latency.attoseconds) / 1e15).rounded() , pruned: verdict.pruned
+            latencyMs: (result.latency.seconds * 1000).rounded(), pruned: verdict.pruned
         )
     }
+}
+
+extension Duration {
+    /// In seconds, as a Double.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

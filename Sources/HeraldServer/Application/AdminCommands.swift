@@ -60,8 +60,8 @@ public enum AdminCommands {
     public static func describe(_ verdict: TestSendVerdict) -> [String: Any] {
         var out: [String: Any] = [
             "status": verdict.result.outcome == .delivered ? "delivered" : "failed",
-            "outcome": "\(verdict.result.outcome)", "providerId": verdict.providerId, "pruned": verdict.pruned,
-            "latencyMs": Double(verdict.result.latency.components.attoseconds) / 1e15 + Double(verdict.result.latency.components.seconds) * 1000,
+            "outcome": verdict.result.outcome.name, "providerId": verdict.providerId, "pruned": verdict.pruned,
+            "latencyMs": (verdict.result.latency.seconds * 1000).rounded(),
         ]
         if let status = verdict.result.providerStatus { out["providerStatus"] = status }
         if let reason = verdict.result.reason { out["reason"] = reason }
