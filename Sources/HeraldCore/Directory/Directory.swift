@@ -136,16 +136,11 @@ public struct Directory: Sendable {
 /// Opaque paging cursors: base64url of the last key seen.
 enum Cursor {
     static func encode(_ key: String) -> String {
-        Data(key.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data(key.utf8))
     }
 
     static func decode(_ cursor: String) throws -> String {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let key = String(data: data, encoding: .utf8), !key.isEmpty else {
+        guard let data = Base64URL.decode(cursor), let key = String(data: data, encoding: .utf8), !key.isEmpty else {
             throw HeraldError.invalidField("cursor", "is not a cursor this API returned")
         }
         return key

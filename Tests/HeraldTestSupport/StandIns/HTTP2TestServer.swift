@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
@@ -151,15 +152,9 @@ enum JWTParts {
     /// header, claims, signature and the signed input of a compact JWS.
     static func split(_ token: Substring) -> (header: [String: Any], claims: [String: Any], signature: Data, signedInput: Data)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let h = decode(parts[0]), let c = decode(parts[1]), let s = decode(parts[2]),
+        guard parts.count == 3, let h = Base64URL.decode(parts[0]), let c = Base64URL.decode(parts[1]), let s = Base64URL.decode(parts[2]),
               let header = try? JSONSerialization.jsonObject(with: h) as? [String: Any],
               let claims = try? JSONSerialization.jsonObject(with: c) as? [String: Any] else { return nil }
         return (header, claims, s, Data((parts[0] + "." + parts[1]).utf8))
-    }
-
-    static func decode(_ part: Substring) -> Data? {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }
