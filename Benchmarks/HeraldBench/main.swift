@@ -1,7 +1,7 @@
 // herald-bench: the provider hot path under load, against a local stand-in in another process.
 //
-//   herald-bench apns-standin [--port 0]          prints "PORT <n> KEYID <id> PEMFILE <path> CAFILE <path>", serves until killed
-//   herald-bench apns --url https://127.0.0.1:<n> --ca <file> --key <pem file> [--count 200000] [--devices 10000] [--concurrency 1000]
+//   herald-bench apns-standin [--full-stack]       prints "PORT <n> KEYID <id> PEMFILE <path> CAFILE <path>", serves until killed
+//   herald-bench apns --url https://127.0.0.1:<n> --ca <file> --key <pem file> [--count 200000] [--devices 10000] [--concurrency 8] [--batch 50]
 //
 // The client process reports pushes/s, CPU µs per push (getrusage), peak RSS and TLS connections.
 import Crypto
@@ -36,7 +36,7 @@ func peakRSSMiB() -> Double {
 
 switch CommandLine.arguments.dropFirst().first {
 case "apns-standin":
-    let standIn = try await APNsStandIn.start(recordRequests: false)
+    let standIn = try await APNsStandIn.start(recordRequests: false, lean: !CommandLine.arguments.contains("--full-stack"))
     let key = P256.Signing.PrivateKey()
     standIn.trust(keyId: "BENCH12345", publicKey: key.publicKey)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
@@ -51,7 +51,8 @@ case "apns-standin":
 case "apns":
     let count = Int(argument("--count", "200000")!)!
     let devices = Int(argument("--devices", "10000")!)!
-    let concurrency = Int(argument("--concurrency", "1000")!)!
+    let concurrency = Int(argument("--concurrency", "8")!)!
+    let batch = Int(argument("--batch", "50")!)!
     var tls = TLSConfiguration.makeClientConfiguration()
     tls.additionalTrustRoots = [.file(argument("--ca")!)]
     var endpoints = APNsEndpoints()
@@ -60,20 +61,24 @@ case "apns":
     let signer = try APNsTokenSigner(privateKeyPEM: pem, keyId: argument("--key-id", "BENCH12345")!, teamId: "DEF123GHIJ")
     let client = APNsClient(bundleId: "com.acme.app", production: false, authentication: .token(signer), tls: tls, endpoints: endpoints,
                             maxConnections: Int(argument("--connections", "4")!)!)
-    let tokens = (0..<devices).map { _ in (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined() }
+    let hex = Array("0123456789abcdef")
+    let tokens = (0..<devices).map { _ in String((0..<64).map { _ in hex[Int.random(in: 0..<16)] }) }
     let payload = ByteBuffer(string: #"{"aps":{"alert":{"title":"Ana","body":"Hello from Herald"},"sound":"default","mutable-content":1},"conversationId":"ana_user_bo"}"#)
     // Warm up: connections and the signed token.
     _ = await client.send(APNsNotification(deviceToken: tokens[0], payload: payload))
     let cpuStart = cpuSeconds()
     let start = ContinuousClock.now
+    // `concurrency` senders, each with `batch` pushes in flight (as the delivery engine sends a
+    // claimed batch of the outbox).
+    let perWorker = count / concurrency / batch
     let delivered = await withTaskGroup(of: Int.self) { group in
-        let perWorker = count / concurrency
         for worker in 0..<concurrency {
             group.addTask {
                 var ok = 0
-                for i in 0..<perWorker {
-                    let token = tokens[(worker * perWorker + i) % tokens.count]
-                    if await client.send(APNsNotification(deviceToken: token, payload: payload)).outcome == .delivered { ok += 1 }
+                for round in 0..<perWorker {
+                    let first = (worker * perWorker + round) * batch
+                    let notifications = (first..<first + batch).map { APNsNotification(deviceToken: tokens[$0 % tokens.count], payload: payload) }
+                    for result in await client.send(notifications) where result.outcome == .delivered { ok += 1 }
                 }
                 return ok
             }
@@ -85,9 +90,9 @@ case "apns":
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let cpu = cpuSeconds() - cpuStart
-    let sent = (count / concurrency) * concurrency
-    print(String(format: "apns: %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
-                 sent, delivered, seconds, Double(sent) / seconds, cpu * 1e6 / Double(sent), peakRSSMiB(), client.connectionsOpened))
+    let sent = perWorker * batch * concurrency
+    print(String(format: "apns (%d senders × batches of %d): %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
+                 concurrency, batch, sent, delivered, seconds, Double(sent) / seconds, cpu * 1e6 / Double(sent), peakRSSMiB(), client.connectionsOpened))
     await client.shutdown()
 
 default:

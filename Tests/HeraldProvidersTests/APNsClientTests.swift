@@ -15,8 +15,8 @@ struct APNsClientTests {
         let signer: APNsTokenSigner
         let key: P256.Signing.PrivateKey
 
-        static func make(production: Bool = false) async throws -> Setup {
-            let standIn = try await APNsStandIn.start()
+        static func make(production: Bool = false, lean: Bool = false) async throws -> Setup {
+            let standIn = try await APNsStandIn.start(lean: lean)
             let key = P256.Signing.PrivateKey()
             standIn.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
             let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
@@ -46,7 +46,7 @@ struct APNsClientTests {
         #expect(results.allSatisfy { $0.outcome == .delivered && $0.providerStatus == 200 && $0.providerMessageId != nil })
         #expect(setup.client.connectionsOpened == 1)
         #expect(setup.standIn.connections == 1)
-        #expect(await setup.signer.signatures == 1)
+        #expect(setup.signer.signatures == 1)
         let request = try #require(setup.standIn.received.first)
         #expect(request.headers["apns-topic"] == "com.acme.app")
         #expect(request.headers["apns-push-type"] == "alert")
@@ -146,13 +146,62 @@ struct APNsClientTests {
         setup.standIn.rejectTokens(issuedBefore: nextSecond)
         try await Task.sleep(for: .milliseconds(1_100))
         #expect(await setup.client.send(Self.alert()).outcome == .delivered)
-        #expect(await setup.signer.signatures == 2)
+        #expect(setup.signer.signatures == 2)
         // A freshly renewed token that APNs still rejects is not renewed again: no token churn.
         setup.standIn.rejectTokens(issuedBefore: Date().addingTimeInterval(3600))
         let result = await setup.client.send(Self.alert())
         #expect(result.reason == "ExpiredProviderToken")
         #expect(result.outcome.isRetryable)
-        #expect(await setup.signer.signatures == 2)
+        #expect(setup.signer.signatures == 2)
+        await setup.close()
+    }
+
+    /// A batch is written together; each answer lands at its notification's place, local refusals
+    /// never become requests, and an expired provider token is renewed once for the whole batch.
+    /// Run against both servers: the lean one serves the load benchmark and must answer alike.
+    @Test(arguments: [false, true])
+    func aBatchKeepsItsOrderAndEachVerdict(lean: Bool) async throws {
+        let setup = try await Setup.make(lean: lean)
+        let tokens = (0..<300).map { _ in Fixtures.apnsToken() }
+        for index in stride(from: 7, to: 300, by: 50) {
+            setup.standIn.script(deviceToken: tokens[index], .init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000))
+        }
+        var batch = tokens.map { Self.alert($0) }
+        batch[3] = Self.alert(tokens[3], payload: "[1]")
+        let results = await setup.client.send(batch)
+        #expect(results.count == 300)
+        for (index, result) in results.enumerated() {
+            if index == 3 {
+                #expect(result.outcome == .failed && result.reason?.hasPrefix("InvalidPayload") == true)
+            } else if index % 50 == 7 {
+                #expect(result.reason == "Unregistered" && result.outcome.name == "token_invalid", "index \(index): \(result)")
+            } else {
+                #expect(result.outcome == .delivered, "index \(index): \(result)")
+            }
+        }
+        #expect(setup.standIn.received.count == 299)
+
+        // APNs's clock says the token is stale: the batch's refused pushes go again with one new token.
+        let before = setup.signer.signatures
+        let issued = try setup.signer.token().issuedAt
+        setup.standIn.rejectTokens(issuedBefore: issued.addingTimeInterval(1))
+        try await Task.sleep(for: .milliseconds(1_100))
+        let again = await setup.client.send(Array(batch[100..<150]))
+        #expect(again.filter { $0.outcome == .delivered }.count == 49)
+        #expect(again[7].reason == "Unregistered")
+        #expect(setup.signer.signatures == before + 1)
+        await setup.close()
+    }
+
+    @Test(arguments: [false, true])
+    func goAwayMidBatchResendsWhatWasNotProcessed(lean: Bool) async throws {
+        let setup = try await Setup.make(lean: lean)
+        setup.standIn.goAway(afterStreams: 40)
+        let results = await setup.client.send((0..<200).map { _ in Self.alert() })
+        let failed = results.filter { $0.outcome != .delivered }
+        #expect(failed.isEmpty, "\(failed.count) lost, e.g. \(failed.first.map { "\($0)" } ?? "")")
+        #expect(setup.client.connectionsOpened >= 2)
+        #expect(setup.standIn.received.count >= 200)
         await setup.close()
     }
 

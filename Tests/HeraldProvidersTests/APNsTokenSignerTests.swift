@@ -18,7 +18,7 @@ struct APNsTokenSignerTests {
         let key = P256.Signing.PrivateKey()
         let clock = ManualClock()
         let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
-        let token = try await signer.token()
+        let token = try signer.token()
         let parts = token.value.split(separator: ".")
         #expect(parts.count == 3)
         let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[0]))) as? [String: Any]
@@ -36,37 +36,37 @@ struct APNsTokenSignerTests {
     @Test func reusedForFiftyMinutesThenRefreshedBeforeTheHour() async throws {
         let clock = ManualClock()
         let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
-        let first = try await signer.token()
+        let first = try signer.token()
         clock.advance(minutes: 19)
-        #expect(try await signer.token() == first)
+        #expect(try signer.token() == first)
         clock.advance(minutes: 30)          // 49 minutes old
-        #expect(try await signer.token() == first)
+        #expect(try signer.token() == first)
         clock.advance(minutes: 1)           // 50 minutes: refreshed, well before the hour
-        let second = try await signer.token()
+        let second = try signer.token()
         #expect(second != first)
         #expect(second.issuedAt == clock.now())
-        #expect(await signer.signatures == 2)
+        #expect(signer.signatures == 2)
     }
 
     @Test func renewalAfterExpiredProviderToken() async throws {
         let clock = ManualClock()
         let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
-        let first = try await signer.token()
+        let first = try signer.token()
         clock.advance(minutes: 1)
         // Young token rejected: renewed once…
-        #expect(try await signer.renew(after: first))
-        let second = try await signer.token()
+        #expect(try signer.renew(after: first))
+        let second = try signer.token()
         #expect(second != first)
         // …a second rejection of another young, already force-renewed token is not renewed again.
-        #expect(try await !signer.renew(after: second))
-        #expect(try await signer.token() == second)
+        #expect(try !signer.renew(after: second))
+        #expect(try signer.token() == second)
         // A late report about the old token does not renew the current one.
-        #expect(try await signer.renew(after: first))
-        #expect(try await signer.token() == second)
+        #expect(try signer.renew(after: first))
+        #expect(try signer.token() == second)
         // After 20 minutes the token may be renewed again.
         clock.advance(minutes: 20)
-        #expect(try await signer.renew(after: second))
-        #expect(try await signer.token() != second)
-        #expect(await signer.signatures == 3)
+        #expect(try signer.renew(after: second))
+        #expect(try signer.token() != second)
+        #expect(signer.signatures == 3)
     }
 }

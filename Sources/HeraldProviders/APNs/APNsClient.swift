@@ -62,6 +62,8 @@ public final class APNsClient: Sendable {
     private let authentication: Authentication
     private let pool: HTTP2ConnectionPool
     private let clock: ContinuousClock
+    /// The headers every push of a type carries, made once.
+    private let baseHeaders: [APNsPushType: HPACKHeaders]
 
     /// - Parameters:
     ///   - tls: the base TLS configuration (trust roots); certificate auth adds its identity here.
@@ -72,6 +74,16 @@ public final class APNsClient: Sendable {
         self.authentication = authentication
         self.pool = HTTP2ConnectionPool(endpoint: production ? endpoints.production : endpoints.sandbox, tls: tls, maxConnections: maxConnections)
         self.clock = ContinuousClock()
+        let known: [APNsPushType] = [.alert, .background, .voip, .liveActivity, .location, .complication, .fileProvider, .widgets]
+        self.baseHeaders = Dictionary(uniqueKeysWithValues: known.map { ($0, Self.baseHeaders(for: $0, bundleId: bundleId)) })
+    }
+
+    private static func baseHeaders(for pushType: APNsPushType, bundleId: String) -> HPACKHeaders {
+        [
+            "apns-topic": pushType.topic(bundleId: bundleId),
+            "apns-push-type": pushType.rawValue,
+            "content-type": "application/json",
+        ]
     }
 
     /// A client for a stored credential.
@@ -105,45 +117,77 @@ public final class APNsClient: Sendable {
     /// Sends one notification and maps APNs's answer to an outcome. Never throws: local checks,
     /// transport failures and provider errors are all verdicts.
     public func send(_ notification: APNsNotification) async -> PushResult {
+        await send([notification])[0]
+    }
+
+    /// Sends notifications together (one write and one flush on the connection) and maps each
+    /// answer to an outcome, in the order given. A notification refused for an expired provider
+    /// token goes again once with a renewed token.
+    public func send(_ notifications: [APNsNotification]) async -> [PushResult] {
         let start = clock.now
-        if let problem = Self.check(notification) {
-            return PushResult(outcome: .failed, reason: problem, latency: .zero)
+        var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "not sent"), count: notifications.count)
+        var ready: [Int] = []
+        ready.reserveCapacity(notifications.count)
+        for (index, notification) in notifications.enumerated() {
+            if let problem = Self.check(notification) {
+                results[index] = PushResult(outcome: .failed, reason: problem, latency: .zero)
+            } else {
+                ready.append(index)
+            }
         }
-        var request = HTTP2Request(path: "/3/device/\(notification.deviceToken)", headers: headers(for: notification), body: notification.payload)
         var renewed = false
-        while true {
+        while !ready.isEmpty {
             var token: APNsTokenSigner.Token?
             if case .token(let signer) = authentication {
                 do {
-                    token = try await signer.token()
+                    token = try signer.token()
                 } catch {
-                    return PushResult(outcome: .credentialBroken, reason: "the signing key does not sign: \(error)", latency: clock.now - start)
+                    for index in ready {
+                        results[index] = PushResult(outcome: .credentialBroken, reason: "the signing key does not sign: \(error)", latency: clock.now - start)
+                    }
+                    return results
                 }
-                request.headers.replaceOrAdd(name: "authorization", value: "bearer \(token!.value)")
             }
-            let response: HTTP2Response
-            do {
-                response = try await pool.send(request)
-            } catch {
-                return PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start)
+            let requests = ready.map { index in
+                let notification = notifications[index]
+                var headers = headers(for: notification)
+                if let token { headers.add(name: "authorization", value: token.authorization) }
+                return HTTP2Request(path: "/3/device/" + notification.deviceToken, headers: headers, body: notification.payload)
             }
-            let apnsId = response.headers.first(name: "apns-id")
-            if response.status == 200 {
-                return PushResult(outcome: .delivered, providerStatus: 200, providerMessageId: apnsId, latency: clock.now - start)
+            let answers = await pool.send(batch: requests)
+            var expired: [Int] = []
+            for (index, answer) in zip(ready, answers) {
+                let (result, reason) = verdict(answer, since: start)
+                results[index] = result
+                if reason == .expiredProviderToken { expired.append(index) }
             }
-            let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
-            let reason = APNsReason(body?.reason ?? "HTTP \(response.status)")
-            if reason == .expiredProviderToken, !renewed, case .token(let signer) = authentication, let token,
-               (try? await signer.renew(after: token)) == true {
+            ready = []
+            if !expired.isEmpty, !renewed, case .token(let signer) = authentication, let token, (try? signer.renew(after: token)) == true {
                 renewed = true
-                continue
+                ready = expired
             }
-            let since = body?.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) }
-            return PushResult(
-                outcome: reason.outcome(status: response.status, timestamp: since, production: production),
-                providerStatus: response.status, reason: reason.name, providerMessageId: apnsId, latency: clock.now - start
-            )
         }
+        return results
+    }
+
+    private func verdict(_ answer: Result<HTTP2Response, HTTP2TransportError>, since start: ContinuousClock.Instant) -> (PushResult, APNsReason?) {
+        let response: HTTP2Response
+        switch answer {
+        case .success(let value): response = value
+        case .failure(let error): return (PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start), nil)
+        }
+        let apnsId = response.headers.first(name: "apns-id")
+        if response.status == 200 {
+            return (PushResult(outcome: .delivered, providerStatus: 200, providerMessageId: apnsId, latency: clock.now - start), nil)
+        }
+        let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+        let reason = APNsReason(body?.reason ?? "HTTP \(response.status)")
+        let since = body?.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) }
+        let result = PushResult(
+            outcome: reason.outcome(status: response.status, timestamp: since, production: production),
+            providerStatus: response.status, reason: reason.name, providerMessageId: apnsId, latency: clock.now - start
+        )
+        return (result, reason)
     }
 
     struct ErrorBody: Decodable {
@@ -152,35 +196,38 @@ public final class APNsClient: Sendable {
     }
 
     private func headers(for notification: APNsNotification) -> HPACKHeaders {
-        var headers: HPACKHeaders = [
-            "apns-topic": notification.pushType.topic(bundleId: bundleId),
-            "apns-push-type": notification.pushType.rawValue,
-            "apns-priority": String(notification.priority ?? notification.pushType.defaultPriority),
-            "content-type": "application/json",
-        ]
+        var headers = baseHeaders[notification.pushType] ?? Self.baseHeaders(for: notification.pushType, bundleId: bundleId)
+        let priority = notification.priority ?? notification.pushType.defaultPriority
+        headers.add(name: "apns-priority", value: priority == 10 ? "10" : priority == 5 ? "5" : String(priority))
         if let expiration = notification.expiration {
             headers.add(name: "apns-expiration", value: expiration == .distantPast ? "0" : String(Int(expiration.timeIntervalSince1970)))
         }
         if let collapseId = notification.collapseId { headers.add(name: "apns-collapse-id", value: collapseId) }
-        if let apnsId = notification.apnsId { headers.add(name: "apns-id", value: apnsId.uuidString.lowercased()) }
+        if let apnsId = notification.apnsId { headers.add(name: "apns-id", value: apnsId.uuidString.lowercased(), indexing: .nonIndexable) }
         return headers
     }
 
     /// Local checks that save a request Apple would refuse.
     static func check(_ notification: APNsNotification) -> String? {
         let token = notification.deviceToken
-        guard !token.isEmpty, token.count % 2 == 0, token.allSatisfy(\.isHexDigit) else { return "BadDeviceToken (local: not hex)" }
+        guard !token.isEmpty, token.utf8.count % 2 == 0, token.utf8.allSatisfy(\.isASCIIHexDigit) else { return "BadDeviceToken (local: not hex)" }
         let size = notification.payload.readableBytes
         guard size > 0 else { return "PayloadEmpty (local)" }
         guard size <= notification.pushType.maxPayloadBytes else {
             return "PayloadTooLarge (local: \(size) bytes > \(notification.pushType.maxPayloadBytes))"
         }
-        guard (try? JSONSerialization.jsonObject(with: Data(buffer: notification.payload))) is [String: Any] else {
+        guard notification.payload.withUnsafeReadableBytes({ JSONSyntax.isObject($0) }) else {
             return "InvalidPayload (local: not a JSON object)"
         }
         if let collapseId = notification.collapseId, collapseId.utf8.count > 64 { return "BadCollapseId (local: over 64 bytes)" }
         if let priority = notification.priority, ![1, 5, 10].contains(priority) { return "BadPriority (local)" }
         if notification.pushType == .background, notification.priority == 10 { return "BadPriority (local: background pushes use 5)" }
         return nil
+    }
+}
+
+extension UInt8 {
+    var isASCIIHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
 }

@@ -59,26 +59,30 @@ public enum HTTP2TransportError: Error, Sendable, Equatable {
 
 /// One HTTP/2 connection over TLS (ALPN `h2`) to a provider, its streams multiplexed. After a
 /// GOAWAY or a close it takes no new streams; its pool opens another.
+///
+/// Built for the push hot path: requests are frames written straight onto the connection by one
+/// handler (no channel per stream); callers on other threads queue requests and the event loop
+/// takes the whole queue in one turn, writing every request's HEADERS and DATA and flushing once.
 public final class HTTP2Connection: Sendable {
     private let channel: any Channel
-    private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
-    private let authority: String
-    private let state: NIOLockedValueBox<State>
+    private let handler: NIOLoopBound<StreamsHandler>
+    private let shared: NIOLockedValueBox<Shared>
 
-    struct State {
+    /// What callers and the event loop share.
+    struct Shared {
         var open = true
         var activeStreams = 0
-        var completed = 0
+        var queue: [PendingBatch] = []
+        var drainScheduled = false
     }
 
-    public var isUsable: Bool { state.withLockedValue { $0.open } }
-    public var activeStreams: Int { state.withLockedValue { $0.activeStreams } }
+    public var isUsable: Bool { shared.withLockedValue { $0.open } }
+    public var activeStreams: Int { shared.withLockedValue { $0.activeStreams } }
 
-    private init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer, authority: String, state: NIOLockedValueBox<State>) {
+    private init(channel: any Channel, handler: NIOLoopBound<StreamsHandler>, shared: NIOLockedValueBox<Shared>) {
         self.channel = channel
-        self.multiplexer = multiplexer
-        self.authority = authority
-        self.state = state
+        self.handler = handler
+        self.shared = shared
     }
 
     public static func connect(to endpoint: HTTP2Endpoint, tls: TLSConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> HTTP2Connection {
@@ -87,160 +91,283 @@ public final class HTTP2Connection: Sendable {
         let context = try NIOSSLContext(configuration: tls)
         // SNI carries names only, never IP literals.
         let serverHostname = IPAddress(endpoint.host) == nil ? endpoint.host : nil
-        let state = NIOLockedValueBox(State())
-        let (channel, multiplexer) = try await ClientBootstrap(group: group)
+        let shared = NIOLockedValueBox(Shared())
+        let authority = endpoint.port == 443 ? endpoint.host : endpoint.description
+        let (channel, handler) = try await ClientBootstrap(group: group)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .connect(host: endpoint.host, port: endpoint.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverHostname))
-                    var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
-                    connectionConfiguration.maximumBufferedControlFrames = 10_000
-                    let multiplexer = try sync.configureHTTP2Pipeline(
-                        mode: .client, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()
-                    ) { $0.eventLoop.makeSucceededVoidFuture() }
-                    try sync.addHandler(GoAwayHandler(state: state))
-                    return (channel, multiplexer)
+                    // Header blocks are ours (validated where they are made); the responses' are read
+                    // for `:status` and two named fields only.
+                    var connection = NIOHTTP2Handler.ConnectionConfiguration()
+                    connection.headerBlockValidation = .disabled
+                    connection.contentLengthValidation = .disabled
+                    try sync.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: connection, streamConfiguration: .init()))
+                    let handler = StreamsHandler(authority: authority, shared: shared)
+                    try sync.addHandler(handler)
+                    return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                 }
             }
-        channel.closeFuture.whenComplete { _ in state.withLockedValue { $0.open = false } }
-        return HTTP2Connection(
-            channel: channel, multiplexer: multiplexer, authority: endpoint.port == 443 ? endpoint.host : endpoint.description, state: state
-        )
-    }
-
-    func markClosed() {
-        state.withLockedValue { $0.open = false }
+        return HTTP2Connection(channel: channel, handler: handler, shared: shared)
     }
 
     public func close() async {
-        markClosed()
+        shared.withLockedValue { $0.open = false }
         try? await channel.close()
     }
 
     /// Sends one request on a new stream and waits for the whole response.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
-        guard state.withLockedValue({ state in
-            guard state.open else { return false }
-            state.activeStreams += 1
-            return true
-        }) else { throw HTTP2TransportError.notProcessed("the connection is closed") }
-        defer { state.withLockedValue { $0.activeStreams -= 1; $0.completed += 1 } }
+        try await send(batch: [request])[0].get()
+    }
 
-        var allHeaders: HPACKHeaders = [":method": request.method, ":scheme": "https", ":path": request.path, ":authority": authority]
-        allHeaders.add(contentsOf: request.headers)
-        let headers = allHeaders
-        let promise = channel.eventLoop.makePromise(of: HTTP2Response.self)
-        let body = request.body
-        let timeout = request.timeout
-        multiplexer.createStreamChannel { stream in
-            stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandler(ResponseHandler(promise: promise, timeout: timeout))
+    /// Sends requests on new streams, written together and flushed once, and waits for every
+    /// answer. The results are in the order of the requests.
+    public func send(batch requests: [HTTP2Request]) async -> [Result<HTTP2Response, HTTP2TransportError>] {
+        guard !requests.isEmpty else { return [] }
+        return await withUnsafeContinuation { continuation in
+            enum Action { case refuse, schedule, none }
+            let action = shared.withLockedValue { shared -> Action in
+                guard shared.open else { return .refuse }
+                shared.activeStreams += requests.count
+                shared.queue.append(PendingBatch(requests: requests, continuation: continuation))
+                if shared.drainScheduled { return .none }
+                shared.drainScheduled = true
+                return .schedule
             }
-        }.whenComplete { result in
-            switch result {
-            case .success(let stream):
-                stream.write(HTTP2Frame.FramePayload.headers(.init(headers: headers, endStream: body == nil)), promise: nil)
-                if let body {
-                    stream.write(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(body), endStream: true)), promise: nil)
-                }
-                stream.flush()
-            case .failure(let error):
-                promise.fail(HTTP2TransportError.notProcessed("no stream: \(error)"))
+            switch action {
+            case .refuse:
+                continuation.resume(returning: Array(repeating: .failure(.notProcessed("the connection is closed")), count: requests.count))
+            case .schedule:
+                let handler = handler
+                channel.eventLoop.execute { handler.value.drain() }
+            case .none:
+                break
             }
         }
-        return try await promise.futureResult.get()
     }
 }
 
-/// Collects one stream's response and fails it with a classified error otherwise.
-private final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
+/// Requests waiting for the event loop, and who waits for their answers.
+struct PendingBatch {
+    var requests: [HTTP2Request]
+    var continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
+}
 
-    private let promise: EventLoopPromise<HTTP2Response>
-    private let timeout: TimeAmount
-    private var timer: Scheduled<Void>?
-    private var status: Int?
-    private var headers = HPACKHeaders()
-    private var body: ByteBuffer?
-    private var done = false
+/// Gathers the answers of one batch on the event loop; the last one resumes the caller.
+final class BatchResults {
+    private var results: [Result<HTTP2Response, HTTP2TransportError>]
+    private var remaining: Int
+    private let continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
 
-    init(promise: EventLoopPromise<HTTP2Response>, timeout: TimeAmount) {
-        self.promise = promise
-        self.timeout = timeout
+    init(_ batch: PendingBatch) {
+        results = Array(repeating: .failure(.noResponse("unanswered")), count: batch.requests.count)
+        remaining = batch.requests.count
+        continuation = batch.continuation
+    }
+
+    func set(_ index: Int, _ result: Result<HTTP2Response, HTTP2TransportError>) {
+        results[index] = result
+        remaining -= 1
+        if remaining == 0 { continuation.resume(returning: results) }
+    }
+}
+
+/// The client side of every stream of one connection: writes requests as frames, gathers the
+/// responses, fails what cannot be answered with a classified error, and keeps the connection's
+/// inbound flow-control window open.
+final class StreamsHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    /// The connection-level receive window (HTTP/2's initial 65,535 bytes, which nothing but a
+    /// multiplexer would manage): a window update goes out each time half of it is consumed.
+    static let connectionWindow = 65_535
+
+    private struct Stream {
+        var batch: BatchResults
+        var index: Int
+        var deadline: NIODeadline
+        var status: Int?
+        var headers = HPACKHeaders()
+        var body: ByteBuffer?
+    }
+
+    private let authority: String
+    private let shared: NIOLockedValueBox<HTTP2Connection.Shared>
+    private var context: ChannelHandlerContext?
+    private var streams: [HTTP2StreamID: Stream] = [:]
+    private var nextStreamID = 1
+    private var goneAway = false
+    private var consumed = 0
+    private var timer: RepeatedTask?
+
+    init(authority: String, shared: NIOLockedValueBox<HTTP2Connection.Shared>) {
+        self.authority = authority
+        self.shared = shared
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: timeout) {
-            let (handler, context) = loopBound.value
-            handler.fail(.timedOut)
-            context.close(promise: nil)
+        self.context = context
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
+            loopBound.value.expire()
         }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .headers(let frame):
-            if status == nil, let text = frame.headers.first(name: ":status"), let code = Int(text) {
-                if code >= 200 || code < 100 {
-                    status = code
-                    headers = frame.headers
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        self.context = nil
+    }
+
+    /// Writes every queued request and flushes once.
+    func drain() {
+        let queued = shared.withLockedValue { shared in
+            shared.drainScheduled = false
+            defer { shared.queue = [] }
+            return shared.queue
+        }
+        let now = NIODeadline.now()
+        for pending in queued {
+            let batch = BatchResults(pending)
+            for (index, request) in pending.requests.enumerated() {
+                guard let context, context.channel.isActive, !goneAway, nextStreamID < Int(Int32.max) - 2 else {
+                    finish(batch, index, .failure(.notProcessed("the connection is closed")))
+                    continue
+                }
+                let streamID = HTTP2StreamID(nextStreamID)
+                nextStreamID += 2
+                var headers = HPACKHeaders()
+                headers.reserveCapacity(request.headers.count + 4)
+                headers.add(name: ":method", value: request.method)
+                headers.add(name: ":scheme", value: "https")
+                // Never indexed: a path names one device, and would push the provider token out of
+                // the HPACK table, which must then be sent whole again.
+                headers.add(name: ":path", value: request.path, indexing: .nonIndexable)
+                headers.add(name: ":authority", value: authority)
+                headers.add(contentsOf: request.headers)
+                streams[streamID] = Stream(batch: batch, index: index, deadline: now + request.timeout)
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.assumeIsolated().whenFailure { [weak self] error in
+                    self?.fail(streamID, .notProcessed("the request was not written: \(error)"))
+                }
+                if let body = request.body {
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: false)))), promise: written)
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+                } else {
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))), promise: written)
                 }
             }
-            if frame.endStream { succeed() }
-        case .data(let frame):
-            if case .byteBuffer(var buffer) = frame.data {
-                if body == nil { body = buffer } else { body!.writeBuffer(&buffer) }
+        }
+        if nextStreamID >= Int(Int32.max) - 2 { markClosed() }
+        context?.flush()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .headers(let block):
+            guard var stream = streams[frame.streamID] else { return }
+            if stream.status == nil, let text = block.headers.first(name: ":status"), let code = Int(text), code >= 200 {
+                stream.status = code
+                stream.headers = block.headers
             }
-            if frame.endStream { succeed() }
+            if block.endStream {
+                streams[frame.streamID] = nil
+                complete(stream)
+            } else {
+                streams[frame.streamID] = stream
+            }
+        case .data(let block):
+            consumed += block.data.readableBytes + (block.paddingBytes ?? 0)
+            if consumed >= Self.connectionWindow / 2 {
+                context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
+                consumed = 0
+            }
+            guard var stream = streams[frame.streamID] else { return }
+            if case .byteBuffer(var buffer) = block.data {
+                if stream.body == nil { stream.body = buffer } else { stream.body!.writeBuffer(&buffer) }
+            }
+            if block.endStream {
+                streams[frame.streamID] = nil
+                complete(stream)
+            } else {
+                streams[frame.streamID] = stream
+            }
         case .rstStream(let code):
-            fail(code == .refusedStream ? .notProcessed("stream refused") : .noResponse("stream reset: \(code)"))
+            fail(frame.streamID, code == .refusedStream ? .notProcessed("stream refused") : .noResponse("stream reset: \(code)"))
+        case .goAway(let lastStreamID, _, _):
+            goneAway = true
+            markClosed()
+            // Streams above the last one the server took were never processed: safe to send again.
+            for id in streams.keys where id > lastStreamID {
+                fail(id, .notProcessed("GOAWAY before this stream"))
+            }
+            if streams.isEmpty { context.close(promise: nil) }
         default:
             break
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream {
-            fail(.notProcessed("stream refused (GOAWAY)"))
-        } else {
-            fail(status == nil ? .notProcessed("\(error)") : .noResponse("\(error)"))
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let closed = event as? StreamClosedEvent, let stream = streams[closed.streamID] {
+            // Closed without a complete response (reset, or dropped by the connection).
+            fail(closed.streamID, closed.reason == .refusedStream || stream.status == nil && goneAway
+                 ? .notProcessed("stream closed: \(String(describing: closed.reason))")
+                 : .noResponse("stream closed: \(String(describing: closed.reason))"))
         }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let streamError = error as? NIOHTTP2Errors.StreamError {
+            fail(streamError.streamID, .noResponse("\(streamError.baseError)"))
+            return
+        }
+        markClosed()
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(status == nil ? .notProcessed("the stream closed before a response") : .noResponse("the stream closed mid-response"))
+        markClosed()
+        for (id, stream) in streams {
+            fail(id, stream.status == nil ? .notProcessed("the connection closed before a response") : .noResponse("the connection closed mid-response"))
+        }
+        context.fireChannelInactive()
     }
 
-    private func succeed() {
-        guard !done else { return }
-        done = true
-        timer?.cancel()
-        promise.succeed(HTTP2Response(status: status ?? 0, headers: headers, body: body ?? ByteBuffer()))
+    /// Fails the streams whose time is up and resets them.
+    private func expire() {
+        guard !streams.isEmpty, let context else { return }
+        let now = NIODeadline.now()
+        var reset = false
+        for (id, stream) in streams where stream.deadline <= now {
+            fail(id, .timedOut)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .rstStream(.cancel))), promise: nil)
+            reset = true
+        }
+        if reset { context.flush() }
     }
 
-    private func fail(_ error: HTTP2TransportError) {
-        guard !done else { return }
-        done = true
-        timer?.cancel()
-        promise.fail(error)
-    }
-}
-
-/// Marks the connection as draining when the server sends GOAWAY: no new streams go on it.
-private final class GoAwayHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame
-    private let state: NIOLockedValueBox<HTTP2Connection.State>
-
-    init(state: NIOLockedValueBox<HTTP2Connection.State>) {
-        self.state = state
+    private func markClosed() {
+        shared.withLockedValue { $0.open = false }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .goAway = unwrapInboundIn(data).payload { state.withLockedValue { $0.open = false } }
-        context.fireChannelRead(data)
+    private func complete(_ stream: Stream) {
+        finish(stream.batch, stream.index, .success(HTTP2Response(status: stream.status ?? 0, headers: stream.headers, body: stream.body ?? ByteBuffer())))
+    }
+
+    private func fail(_ id: HTTP2StreamID, _ error: HTTP2TransportError) {
+        guard let stream = streams.removeValue(forKey: id) else { return }
+        finish(stream.batch, stream.index, .failure(error))
+        if goneAway, streams.isEmpty { context?.close(promise: nil) }
+    }
+
+    private func finish(_ batch: BatchResults, _ index: Int, _ result: Result<HTTP2Response, HTTP2TransportError>) {
+        shared.withLockedValue { $0.activeStreams -= 1 }
+        batch.set(index, result)
     }
 }

@@ -22,7 +22,7 @@ public final class HTTP2ConnectionPool: Sendable {
         var closed = false
     }
 
-    public init(endpoint: HTTP2Endpoint, tls: TLSConfiguration, maxConnections: Int = 4, streamsPerConnection: Int = 500,
+    public init(endpoint: HTTP2Endpoint, tls: TLSConfiguration, maxConnections: Int = 4, streamsPerConnection: Int = 100,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.endpoint = endpoint
         self.tls = tls
@@ -36,15 +36,31 @@ public final class HTTP2ConnectionPool: Sendable {
 
     /// Sends a request, again on another connection (up to `retries` times) when it was not processed.
     public func send(_ request: HTTP2Request, retries: Int = 2) async throws -> HTTP2Response {
+        try await send(batch: [request], retries: retries)[0].get()
+    }
+
+    /// Sends requests together on one connection; those it did not process go again on another
+    /// (up to `retries` times). The results are in the order of the requests.
+    public func send(batch requests: [HTTP2Request], retries: Int = 2) async -> [Result<HTTP2Response, HTTP2TransportError>] {
+        var results = [Result<HTTP2Response, HTTP2TransportError>](repeating: .failure(.notProcessed("not sent")), count: requests.count)
+        var waiting = Array(requests.indices)
         var attempt = 0
-        while true {
+        while !waiting.isEmpty {
+            let answers: [Result<HTTP2Response, HTTP2TransportError>]
             do {
-                return try await connection().send(request)
-            } catch HTTP2TransportError.notProcessed(let why) {
-                attempt += 1
-                if attempt > retries { throw HTTP2TransportError.notProcessed(why) }
+                answers = try await connection().send(batch: waiting.map { requests[$0] })
+            } catch {
+                answers = Array(repeating: .failure(error as? HTTP2TransportError ?? .notProcessed("\(error)")), count: waiting.count)
             }
+            attempt += 1
+            var again: [Int] = []
+            for (index, answer) in zip(waiting, answers) {
+                results[index] = answer
+                if case .failure(.notProcessed) = answer, attempt <= retries { again.append(index) }
+            }
+            waiting = again
         }
+        return results
     }
 
     private enum Choice {

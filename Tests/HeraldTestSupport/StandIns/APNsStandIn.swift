@@ -41,8 +41,9 @@ public final class APNsStandIn: Sendable {
         var streams = 0
         var requireClientCertificate = false
         var recordRequests = true
-        /// Provider tokens whose signature was verified (APNs validates a token once, not per push).
-        var verifiedTokens: Set<String> = []
+        /// Provider tokens whose signature was verified, with their issue date (APNs validates a
+        /// token once, not per push).
+        var verifiedTokens: [String: Date] = [:]
     }
 
     private let server: HTTP2TestServer
@@ -53,9 +54,11 @@ public final class APNsStandIn: Sendable {
     public var endpointURL: String { server.url }
     public var connections: Int { server.connections }
 
-    /// - Parameter recordRequests: keep every request for inspection (off for load benchmarks).
+    /// - Parameters:
+    ///   - recordRequests: keep every request for inspection (off for load benchmarks).
+    ///   - lean: serve HTTP/2 with the lean frame handler (load benchmarks); the same checks and answers.
     public static func start(bundleId: String = "com.acme.app", teamId: String = "DEF123GHIJ", requireClientCertificate: Bool = false,
-                             clientTrustRoot: NIOSSLCertificate? = nil, recordRequests: Bool = true) async throws -> APNsStandIn {
+                             clientTrustRoot: NIOSSLCertificate? = nil, recordRequests: Bool = true, lean: Bool = false) async throws -> APNsStandIn {
         let state = NIOLockedValueBox(State())
         state.withLockedValue {
             $0.bundleId = bundleId
@@ -63,7 +66,7 @@ public final class APNsStandIn: Sendable {
             $0.requireClientCertificate = requireClientCertificate
             $0.recordRequests = recordRequests
         }
-        let server = try await HTTP2TestServer.start(requireClientCertificate: requireClientCertificate ? clientTrustRoot : nil) { request in
+        let server = try await HTTP2TestServer.start(requireClientCertificate: requireClientCertificate ? clientTrustRoot : nil, lean: lean) { request in
             state.withLockedValue { state in Self.answer(request, state: &state) }
         }
         return APNsStandIn(server: server, state: state)
@@ -78,7 +81,7 @@ public final class APNsStandIn: Sendable {
 
     /// Accept provider tokens signed by this key.
     public func trust(keyId: String, publicKey: P256.Signing.PublicKey) {
-        state.withLockedValue { $0.keys[keyId] = publicKey }
+        state.withLockedValue { $0.keys[keyId] = publicKey; $0.verifiedTokens = [:] }
     }
 
     public func script(deviceToken: String, _ answer: Scripted) {
@@ -117,6 +120,9 @@ public final class APNsStandIn: Sendable {
         return StandInResponse(status: verdict.status, headers: ["apns-id": apnsId], json: json + "}", goAway: goAway)
     }
 
+    static let topicSuffixes = ["alert": "", "background": "", "voip": ".voip", "liveactivity": ".push-type.liveactivity", "location": ".location-query",
+                                "complication": ".complication", "fileprovider": ".pushkit.fileprovider", "widgets": ".push-type.widgets"]
+
     /// Apple's checks, in Apple's order of precedence as far as it is known.
     static func check(_ request: Received, state: inout State, certificatePresented: Bool) -> Scripted? {
         let h = request.headers
@@ -124,7 +130,7 @@ public final class APNsStandIn: Sendable {
         guard request.path.hasPrefix("/3/device/") else { return .init(status: 404, reason: "BadPath") }
         let token = String(request.path.dropFirst("/3/device/".count))
         guard !token.isEmpty else { return .init(status: 400, reason: "MissingDeviceToken") }
-        guard token.count % 2 == 0, token.allSatisfy(\.isHexDigit) else { return .init(status: 400, reason: "BadDeviceToken") }
+        guard token.utf8.count % 2 == 0, token.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) else { return .init(status: 400, reason: "BadDeviceToken") }
         if state.requireClientCertificate {
             guard certificatePresented else { return .init(status: 403, reason: "BadCertificate") }
         } else {
@@ -133,9 +139,7 @@ public final class APNsStandIn: Sendable {
         }
         guard let topic = h["apns-topic"] else { return .init(status: 400, reason: "MissingTopic") }
         let pushType = h["apns-push-type"] ?? "alert"
-        let suffixes = ["alert": "", "background": "", "voip": ".voip", "liveactivity": ".push-type.liveactivity", "location": ".location-query",
-                        "complication": ".complication", "fileprovider": ".pushkit.fileprovider", "widgets": ".push-type.widgets"]
-        guard let suffix = suffixes[pushType] else { return .init(status: 400, reason: "InvalidPushType") }
+        guard let suffix = topicSuffixes[pushType] else { return .init(status: 400, reason: "InvalidPushType") }
         guard topic == state.bundleId + suffix else { return .init(status: 400, reason: topic.hasPrefix(state.bundleId) ? "InvalidPushType" : "TopicDisallowed") }
         if let priority = h["apns-priority"] {
             guard ["1", "5", "10"].contains(priority) else { return .init(status: 400, reason: "BadPriority") }
@@ -151,17 +155,20 @@ public final class APNsStandIn: Sendable {
 
     static func checkProviderToken(_ authorization: String, state: inout State) -> Scripted? {
         let invalid = Scripted(status: 403, reason: "InvalidProviderToken")
-        guard authorization.hasPrefix("bearer ") else { return invalid }
-        guard let (header, claims, signature, signedInput) = JWTParts.split(authorization.dropFirst("bearer ".count)) else { return invalid }
-        guard header["alg"] as? String == "ES256", let kid = header["kid"] as? String, let key = state.keys[kid] else { return invalid }
-        guard claims["iss"] as? String == state.teamId, let iat = claims["iat"] as? Int else { return invalid }
-        // A JWS ES256 signature is r‖s, 64 bytes; a DER signature is a client bug Apple rejects.
-        if !state.verifiedTokens.contains(authorization) {
+        let issued: Date
+        if let known = state.verifiedTokens[authorization] {
+            issued = known
+        } else {
+            guard authorization.hasPrefix("bearer ") else { return invalid }
+            guard let (header, claims, signature, signedInput) = JWTParts.split(authorization.dropFirst("bearer ".count)) else { return invalid }
+            guard header["alg"] as? String == "ES256", let kid = header["kid"] as? String, let key = state.keys[kid] else { return invalid }
+            guard claims["iss"] as? String == state.teamId, let iat = claims["iat"] as? Int else { return invalid }
+            // A JWS ES256 signature is r‖s, 64 bytes; a DER signature is a client bug Apple rejects.
             guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
                   key.isValidSignature(ecdsa, for: signedInput) else { return invalid }
-            state.verifiedTokens.insert(authorization)
+            issued = Date(timeIntervalSince1970: TimeInterval(iat))
+            state.verifiedTokens[authorization] = issued
         }
-        let issued = Date(timeIntervalSince1970: TimeInterval(iat))
         if Date().timeIntervalSince(issued) > 3600 { return .init(status: 403, reason: "ExpiredProviderToken") }
         if let cutoff = state.rejectTokensIssuedBefore, issued < cutoff { return .init(status: 403, reason: "ExpiredProviderToken") }
         return nil

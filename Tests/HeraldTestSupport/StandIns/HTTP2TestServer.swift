@@ -46,7 +46,11 @@ public final class HTTP2TestServer: Sendable {
     public var url: String { "https://127.0.0.1:\(port)" }
     public var connections: Int { connectionCount.withLockedValue { $0 } }
 
-    public static func start(requireClientCertificate trustRoot: NIOSSLCertificate? = nil,
+    /// - Parameters:
+    ///   - maxConcurrentStreams: what the server's SETTINGS allow (APNs allows 1,000).
+    ///   - lean: serve with ``LeanHTTP2ServerHandler`` (load benchmarks) instead of swift-nio-http2's
+    ///     full protocol stack (tests).
+    public static func start(requireClientCertificate trustRoot: NIOSSLCertificate? = nil, maxConcurrentStreams: Int = 1000, lean: Bool = false,
                              handle: @escaping @Sendable (StandInRequest) -> StandInResponse) async throws -> HTTP2TestServer {
         let certificate = try TestCertificate.make()
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate.certificate)], privateKey: .privateKey(certificate.privateKey))
@@ -59,16 +63,23 @@ public final class HTTP2TestServer: Sendable {
         let connections = NIOLockedValueBox(0)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     connections.withLockedValue { $0 += 1 }
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLServerHandler(context: context))
-                    _ = try sync.configureHTTP2Pipeline(mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(StandInStreamHandler(handle: handle))
-                        }
+                    if lean {
+                        try sync.addHandler(LeanHTTP2ServerHandler(maxConcurrentStreams: maxConcurrentStreams, handle: handle))
+                        return
                     }
+                    var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+                    configuration.initialSettings = [
+                        HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams),
+                        HTTP2Setting(parameter: .maxHeaderListSize, value: HPACKDecoder.defaultMaxHeaderListSize),
+                    ]
+                    try sync.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()))
+                    try sync.addHandler(StandInConnectionHandler(handle: handle))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -85,65 +96,96 @@ public final class HTTP2TestServer: Sendable {
     public func shutdown() async { try? await channel.close() }
 }
 
-/// Reads one request stream whole, asks the handler, writes the answer.
-private final class StandInStreamHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    typealias OutboundOut = HTTP2Frame.FramePayload
+/// Every stream of one connection, as frames: gathers each request whole, asks the handler,
+/// writes the answer, and flushes once per read burst (a stand-in fast enough to share the
+/// machine with a load benchmark).
+private final class StandInConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
 
     let handle: @Sendable (StandInRequest) -> StandInResponse
-    var headers = HPACKHeaders()
-    var body = ByteBuffer()
+    private var requests: [HTTP2StreamID: (headers: HPACKHeaders, body: ByteBuffer)] = [:]
+    private var consumed = 0
+    private var needsFlush = false
+    private var clientCertificateSubject: String??
+    /// Set once this side sent GOAWAY: later streams are not processed.
+    private var lastStreamID: HTTP2StreamID?
 
     init(handle: @escaping @Sendable (StandInRequest) -> StandInResponse) {
         self.handle = handle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .headers(let frame):
-            headers = frame.headers
-            if frame.endStream { respond(context) }
-        case .data(let frame):
-            if case .byteBuffer(var buffer) = frame.data { body.writeBuffer(&buffer) }
-            if frame.endStream { respond(context) }
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .headers(let block):
+            requests[frame.streamID] = (block.headers, ByteBuffer())
+            if block.endStream { respond(frame.streamID, context) }
+        case .data(let block):
+            consumed += block.data.readableBytes + (block.paddingBytes ?? 0)
+            if consumed >= 32_768 {
+                context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
+                needsFlush = true
+                consumed = 0
+            }
+            if case .byteBuffer(var buffer) = block.data { requests[frame.streamID]?.body.writeBuffer(&buffer) }
+            if block.endStream { respond(frame.streamID, context) }
+        case .rstStream:
+            requests[frame.streamID] = nil
         default:
             break
         }
     }
 
-    private func respond(_ context: ChannelHandlerContext) {
-        let ssl = try? context.channel.parent?.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    private func respond(_ streamID: HTTP2StreamID, _ context: ChannelHandlerContext) {
+        guard let (headers, body) = requests.removeValue(forKey: streamID) else { return }
+        if let lastStreamID, streamID > lastStreamID { return }
+        if clientCertificateSubject == nil {
+            let ssl = try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
+            clientCertificateSubject = .some(ssl?.peerCertificate.map { "\($0)" })
+        }
         let request = StandInRequest(
             method: headers.first(name: ":method") ?? "", path: headers.first(name: ":path") ?? "",
             headers: Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-            body: Data(body.readableBytesView), clientCertificateSubject: ssl?.peerCertificate.map { "\($0)" }
+            body: Data(body.readableBytesView), clientCertificateSubject: clientCertificateSubject ?? nil
         )
         let response = handle(request)
         if let delay = response.delay {
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             context.eventLoop.scheduleTask(in: delay) {
                 let (handler, context) = loopBound.value
-                handler.write(response, context)
+                handler.write(response, streamID, context)
+                context.flush()
             }
         } else {
-            write(response, context)
+            write(response, streamID, context)
+            needsFlush = true
         }
     }
 
-    private func write(_ response: StandInResponse, _ context: ChannelHandlerContext) {
+    private func write(_ response: StandInResponse, _ streamID: HTTP2StreamID, _ context: ChannelHandlerContext) {
         var out: HPACKHeaders = [":status": String(response.status)]
         for (name, value) in response.headers { out.add(name: name, value: value) }
         if let body = response.body {
             out.add(name: "content-type", value: "application/json; charset=UTF-8")
-            context.write(wrapOutboundOut(.headers(.init(headers: out))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(ByteBuffer(string: body)), endStream: true))), promise: nil)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: out)))), promise: nil)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(ByteBuffer(string: body)), endStream: true)))), promise: nil)
         } else {
-            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: out, endStream: true))), promise: nil)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: out, endStream: true)))), promise: nil)
         }
-        if response.goAway, let parent = context.channel.parent,
-           let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
-            parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil)), promise: nil)
-            parent.eventLoop.scheduleTask(in: .milliseconds(50)) { parent.close(promise: nil) }
+        if response.goAway {
+            lastStreamID = streamID
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))), promise: nil)
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
         }
     }
 }
