@@ -13,8 +13,8 @@ struct FCMClientTests {
         let client: FCMClient
         let http: HTTPClient
 
-        static func make(serviceAccount: [String: Any] = Fixtures.serviceAccount()) async throws -> Setup {
-            let standIn = try await FCMStandIn.start()
+        static func make(serviceAccount: [String: Any] = Fixtures.serviceAccount(), lean: Bool = false) async throws -> Setup {
+            let standIn = try await FCMStandIn.start(lean: lean)
             let account = try ServiceAccount(json: String(decoding: try JSONSerialization.data(withJSONObject: serviceAccount), as: UTF8.self))
             let key = try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM)
             // The stand-in knows the standard fixture account only.
@@ -32,6 +32,31 @@ struct FCMClientTests {
             try await http.shutdown()
             await standIn.shutdown()
         }
+    }
+
+    /// A batch keeps its order and each verdict; a revoked access token is refreshed once for the
+    /// whole batch. Run against both servers (the lean one serves the load benchmark).
+    @Test(arguments: [false, true])
+    func aBatchKeepsItsOrderAndRefreshesTheTokenOnce(lean: Bool) async throws {
+        let setup = try await Setup.make(lean: lean)
+        let tokens = (0..<120).map { _ in Fixtures.fcmToken() }
+        for index in stride(from: 5, to: 120, by: 40) { setup.standIn.script(token: tokens[index], .unregistered) }
+        let messages = tokens.map { FCMMessage(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) }
+        let first = await setup.client.send(messages)
+        for (index, result) in first.enumerated() {
+            if index % 40 == 5 {
+                #expect(result.reason == "UNREGISTERED" && result.outcome.name == "token_invalid", "index \(index): \(result)")
+            } else {
+                #expect(result.outcome == .delivered, "index \(index): \(result)")
+            }
+        }
+        #expect(setup.standIn.tokenRequests == 1)
+        setup.standIn.revokeAccessTokens()
+        let second = await setup.client.send(Array(messages[40..<80]))
+        #expect(second.filter { $0.outcome == .delivered }.count == 39)
+        #expect(second[5].reason == "UNREGISTERED")
+        #expect(setup.standIn.tokenRequests == 2)
+        try await setup.close()
     }
 
     @Test func sendsWithOneAccessTokenOnOneConnection() async throws {

@@ -26,6 +26,7 @@ public struct FCMEndpoints: Sendable {
 /// cached OAuth access token.
 public final class FCMClient: Sendable {
     public let projectId: String
+    private let path: String
     public let accessTokens: FCMAccessTokens
     private let pool: HTTP2ConnectionPool
     private let clock = ContinuousClock()
@@ -38,6 +39,7 @@ public final class FCMClient: Sendable {
     public init(account: ServiceAccount, endpoints: FCMEndpoints, tls: TLSConfiguration, http: HTTPClient,
                 clock: any WallClock = SystemWallClock(), maxConnections: Int = 4) {
         self.projectId = account.projectId
+        self.path = "/v1/projects/\(account.projectId)/messages:send"
         self.accessTokens = FCMAccessTokens(account: account, tokenURL: account.tokenURL(override: endpoints.tokenURL), http: http, clock: clock)
         self.pool = HTTP2ConnectionPool(endpoint: endpoints.send, tls: tls, maxConnections: maxConnections)
     }
@@ -47,50 +49,79 @@ public final class FCMClient: Sendable {
     public func shutdown() async { await pool.shutdown() }
 
     public func send(_ message: FCMMessage) async -> PushResult {
+        await send([message])[0]
+    }
+
+    /// Sends messages together on one connection (one write, one flush) and maps each answer to
+    /// an outcome, in the order given. A 401 refreshes the access token once for the batch.
+    public func send(_ messages: [FCMMessage]) async -> [PushResult] {
         let start = clock.now
-        let body: ByteBuffer
-        do {
-            body = ByteBuffer(data: try encoder.encode(["message": message]))
-        } catch {
-            return PushResult(outcome: .failed, reason: "the message does not encode: \(error)")
+        var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "not sent"), count: messages.count)
+        var bodies: [Int: ByteBuffer] = [:]
+        for (index, message) in messages.enumerated() {
+            do {
+                bodies[index] = ByteBuffer(data: try encoder.encode(Envelope(message: message)))
+            } catch {
+                results[index] = PushResult(outcome: .failed, reason: "the message does not encode: \(error)")
+            }
         }
+        var ready = bodies.keys.sorted()
         var refreshed = false
-        while true {
+        while !ready.isEmpty {
             let token: FCMAccessTokens.Token
             do {
                 token = try await accessTokens.token()
-            } catch let error as FCMAuthError where error.isCredentialProblem {
-                return PushResult(outcome: .credentialBroken, providerStatus: error.status, reason: error.description, latency: clock.now - start)
             } catch {
-                return PushResult(outcome: .retryLater(after: nil), reason: "OAuth: \(error)", latency: clock.now - start)
+                let result: PushResult
+                if let error = error as? FCMAuthError, error.isCredentialProblem {
+                    result = PushResult(outcome: .credentialBroken, providerStatus: error.status, reason: error.description, latency: clock.now - start)
+                } else {
+                    result = PushResult(outcome: .retryLater(after: nil), reason: "OAuth: \(error)", latency: clock.now - start)
+                }
+                for index in ready { results[index] = result }
+                return results
             }
-            let request = HTTP2Request(
-                path: "/v1/projects/\(projectId)/messages:send",
-                headers: ["authorization": "Bearer \(token.value)", "content-type": "application/json"], body: body
-            )
-            let response: HTTP2Response
-            do {
-                response = try await pool.send(request)
-            } catch {
-                return PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start)
+            let headers: HPACKHeaders = ["authorization": "Bearer \(token.value)", "content-type": "application/json"]
+            let answers = await pool.send(batch: ready.map { HTTP2Request(path: path, headers: headers, body: bodies[$0]) })
+            var unauthorized: [Int] = []
+            for (index, answer) in zip(ready, answers) {
+                if case .success(let response) = answer, response.status == 401, !refreshed {
+                    unauthorized.append(index)
+                } else {
+                    results[index] = verdict(answer, since: start)
+                }
             }
-            if response.status == 200 {
-                struct Sent: Decodable { var name: String? }
-                let name = try? JSONDecoder().decode(Sent.self, from: Data(buffer: response.body)).name
-                return PushResult(outcome: .delivered, providerStatus: 200, providerMessageId: name, latency: clock.now - start)
-            }
-            if response.status == 401, !refreshed {
+            ready = []
+            if !unauthorized.isEmpty {
                 await accessTokens.invalidate(token)
                 refreshed = true
-                continue
+                ready = unauthorized
             }
-            let error = try? JSONDecoder().decode(FCMErrorBody.self, from: Data(buffer: response.body))
-            let reason = error?.reason ?? "HTTP \(response.status)"
-            let outcome = FCMErrorMapping.outcome(
-                status: response.status, reason: reason, message: error?.error.message,
-                retryAfter: FCMErrorMapping.retryAfter(response.headers.first(name: "retry-after"))
-            )
-            return PushResult(outcome: outcome, providerStatus: response.status, reason: reason, latency: clock.now - start)
         }
+        return results
+    }
+
+    private struct Envelope: Encodable {
+        var message: FCMMessage
+    }
+
+    private func verdict(_ answer: Result<HTTP2Response, HTTP2TransportError>, since start: ContinuousClock.Instant) -> PushResult {
+        let response: HTTP2Response
+        switch answer {
+        case .success(let value): response = value
+        case .failure(let error): return PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start)
+        }
+        if response.status == 200 {
+            struct Sent: Decodable { var name: String? }
+            let name = try? JSONDecoder().decode(Sent.self, from: Data(buffer: response.body)).name
+            return PushResult(outcome: .delivered, providerStatus: 200, providerMessageId: name, latency: clock.now - start)
+        }
+        let error = try? JSONDecoder().decode(FCMErrorBody.self, from: Data(buffer: response.body))
+        let reason = error?.reason ?? "HTTP \(response.status)"
+        let outcome = FCMErrorMapping.outcome(
+            status: response.status, reason: reason, message: error?.error.message,
+            retryAfter: FCMErrorMapping.retryAfter(response.headers.first(name: "retry-after"))
+        )
+        return PushResult(outcome: outcome, providerStatus: response.status, reason: reason, latency: clock.now - start)
     }
 }

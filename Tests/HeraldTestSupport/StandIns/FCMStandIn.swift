@@ -34,6 +34,7 @@ public final class FCMStandIn: Sendable {
         var scripted: [String: Scripted] = [:]
         var messages: [Data] = []                              // accepted `message` objects, as JSON
         var revokeAllTokens = false
+        var recordMessages = true
     }
 
     private let server: HTTP2TestServer
@@ -44,10 +45,16 @@ public final class FCMStandIn: Sendable {
     public var certificate: TestCertificate { server.certificate }
     public var connections: Int { server.connections }
 
-    public static func start(projectId: String = "acme-chat-app") async throws -> FCMStandIn {
+    /// - Parameters:
+    ///   - recordMessages: keep every accepted message for inspection (off for load benchmarks).
+    ///   - lean: serve HTTP/2 with the lean frame handler (load benchmarks); the same checks and answers.
+    public static func start(projectId: String = "acme-chat-app", recordMessages: Bool = true, lean: Bool = false) async throws -> FCMStandIn {
         let state = NIOLockedValueBox(State())
-        state.withLockedValue { $0.projectId = projectId }
-        let server = try await HTTP2TestServer.start { request in
+        state.withLockedValue {
+            $0.projectId = projectId
+            $0.recordMessages = recordMessages
+        }
+        let server = try await HTTP2TestServer.start(lean: lean) { request in
             state.withLockedValue { state in
                 request.path == "/token" ? Self.token(request, &state) : Self.send(request, &state)
             }
@@ -157,7 +164,7 @@ public final class FCMStandIn: Sendable {
         if let scripted = state.scripted[token] {
             return status(scripted.status, scripted.canonical, scripted.message, fcmError: scripted.fcmError, retryAfter: scripted.retryAfter)
         }
-        state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data())
+        if state.recordMessages { state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data()) }
         return StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#)
     }
 }

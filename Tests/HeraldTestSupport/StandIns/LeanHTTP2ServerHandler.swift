@@ -7,9 +7,9 @@ import NIOSSL
 /// request in the same read burst, with no per-stream state machine. It speaks enough of RFC 9113
 /// for a conforming client (preface, SETTINGS and their ACK, PING, WINDOW_UPDATE for what it
 /// reads, HEADERS/CONTINUATION/DATA, RST_STREAM, GOAWAY) and answers every request through the
-/// same `handle` as the full stand-in, so the checks are the same; it does not enforce outbound
-/// flow control (answers are headers and short error bodies). Tests use the full server, whose
-/// swift-nio-http2 stack checks the client's protocol strictly.
+/// same `handle` as the full stand-in, so the checks are the same. Answer bodies respect the
+/// client's connection window (they are short: one never exceeds a stream's initial window).
+/// Tests use the full server, whose swift-nio-http2 stack checks the client's protocol strictly.
 final class LeanHTTP2ServerHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -31,6 +31,9 @@ final class LeanHTTP2ServerHandler: ChannelInboundHandler {
     private var lastStreamID: UInt32?
     private var clientCertificateSubject: String??
     private var failed = false
+    /// What the client lets us send (connection level), and bodies waiting for more of it.
+    private var sendWindow = 65_535
+    private var waitingBodies: [(streamID: UInt32, body: ByteBuffer)] = []
 
     init(maxConcurrentStreams: Int, handle: @escaping @Sendable (StandInRequest) -> StandInResponse) {
         self.maxConcurrentStreams = maxConcurrentStreams
@@ -113,7 +116,15 @@ final class LeanHTTP2ServerHandler: ChannelInboundHandler {
             if flags & 0x1 == 0 { writeFrame(type: 0x6, flags: 0x1, streamID: 0, payload: payload) }
         case 0x7:  // GOAWAY
             context.close(promise: nil)
-        default:  // PRIORITY, WINDOW_UPDATE, unknown: nothing to do
+        case 0x8:  // WINDOW_UPDATE
+            if streamID == 0, let increment = payload.readInteger(as: UInt32.self) {
+                sendWindow += Int(increment & 0x7FFF_FFFF)
+                while let next = waitingBodies.first, next.body.readableBytes <= sendWindow {
+                    waitingBodies.removeFirst()
+                    sendBody(next.body, streamID: next.streamID)
+                }
+            }
+        default:  // PRIORITY, unknown: nothing to do
             break
         }
     }
@@ -167,7 +178,12 @@ final class LeanHTTP2ServerHandler: ChannelInboundHandler {
         guard (try? encoder.encode(headers: out, to: &block)) != nil else { return protocolError(context) }
         if let body = response.body {
             writeFrame(type: 0x1, flags: 0x4, streamID: streamID, payload: block)
-            writeFrame(type: 0x0, flags: 0x1, streamID: streamID, payload: ByteBuffer(string: body))
+            let bytes = ByteBuffer(string: body)
+            if waitingBodies.isEmpty, bytes.readableBytes <= sendWindow {
+                sendBody(bytes, streamID: streamID)
+            } else {
+                waitingBodies.append((streamID, bytes))
+            }
         } else {
             writeFrame(type: 0x1, flags: 0x5, streamID: streamID, payload: block)
         }
@@ -181,6 +197,11 @@ final class LeanHTTP2ServerHandler: ChannelInboundHandler {
             let channel = context.channel
             context.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
         }
+    }
+
+    private func sendBody(_ body: ByteBuffer, streamID: UInt32) {
+        sendWindow -= body.readableBytes
+        writeFrame(type: 0x0, flags: 0x1, streamID: streamID, payload: body)
     }
 
     private func windowUpdate(streamID: UInt32, increment: Int) {
