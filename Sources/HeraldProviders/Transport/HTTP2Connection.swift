@@ -282,11 +282,9 @@ final class StreamsHandler: ChannelInboundHandler {
                 streams[frame.streamID] = stream
             }
         case .data(let block):
+            // The window update goes out in `channelReadComplete`: writing here would let the HTTP/2
+            // handler deliver this stream's pending close event before the stream has completed.
             consumed += block.data.readableBytes + (block.paddingBytes ?? 0)
-            if consumed >= Self.connectionWindow / 2 {
-                context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
-                consumed = 0
-            }
             guard var stream = streams[frame.streamID] else { return }
             if case .byteBuffer(var buffer) = block.data {
                 if stream.body == nil { stream.body = buffer } else { stream.body!.writeBuffer(&buffer) }
@@ -310,6 +308,14 @@ final class StreamsHandler: ChannelInboundHandler {
         default:
             break
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if consumed >= Self.connectionWindow / 2 {
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
+            consumed = 0
+        }
+        context.fireChannelReadComplete()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
