@@ -12,8 +12,11 @@ struct PushPlatformTests {
         "apns_ionic_cordova_device", "apns_ionic_cordova_voip",
     ]
 
-    @Test func wireValuesAreExactlyTheSeeds() {
-        #expect(PushPlatform.allCases.map(\.rawValue).sorted() == Self.seedValues.sorted())
+    /// The seeds' values, and Huawei Push Kit's (issue 3), which Herald adds.
+    @Test func wireValuesAreExactlyTheSeedsAndHMS() {
+        #expect(PushPlatform.allCases.map(\.rawValue).sorted() == (Self.seedValues + ["hms_android"]).sorted())
+        #expect(PushPlatform(parsing: "HMS_ANDROID") == .hmsAndroid)
+        #expect(PushPlatform.hmsAndroid.tokenKind == .hms && PushTokenKind.hms.providerKind == .hms)
     }
 
     @Test(arguments: seedValues)

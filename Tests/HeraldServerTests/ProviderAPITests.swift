@@ -20,12 +20,14 @@ struct ProviderAPITests {
         let p12 = try Fixtures.p12("apns-valid")
         let webhookPassword = "webhook-pass-\(UUID().uuidString)"
         let certPassword = Fixtures.p12Password
+        let hmsSecret = "hms-secret-\(UUID().uuidString)"
         try await herald.run { client in
             let bodies: [[String: Any]] = [
                 ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true],
                 Self.apnsTokenBody(pem),
                 ["providerId": "apns-cert", "kind": "apns", "auth": "certificate", "p12": p12, "password": certPassword, "bundleId": "com.acme.app", "production": true],
                 ["providerId": "hook-1", "kind": "custom", "url": "https://127.0.0.1:9443/push", "enabled": true, "basicAuth": ["username": "u", "password": webhookPassword]],
+                ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": hmsSecret],
             ]
             var texts: [String] = []
             for body in bodies {
@@ -35,11 +37,11 @@ struct ProviderAPITests {
                 texts.append(try await client.request(.get, "/v1/push/providers/\(body["providerId"]!)", bearer: app.apiKey).text)
             }
             let list = try await client.request(.get, "/v1/push/providers", bearer: app.apiKey)
-            #expect((list["data"] as? [Any])?.count == 4)
+            #expect((list["data"] as? [Any])?.count == 5)
             texts.append(list.text)
 
             let all = texts.joined()
-            for secret in ["PRIVATE KEY", "MII", p12.prefix(40).description, webhookPassword, certPassword, "\"privateKey\"", "\"password\""] {
+            for secret in ["PRIVATE KEY", "MII", p12.prefix(40).description, webhookPassword, certPassword, hmsSecret, "\"privateKey\"", "\"password\"", "clientSecret"] {
                 #expect(!all.contains(secret), "a response contains \(secret)")
             }
             // Safe facts instead of secrets.
@@ -58,11 +60,13 @@ struct ProviderAPITests {
             #expect((certificate["expiresAt"] as? String)?.hasPrefix("2099-01-01") == true)
             let hook = try await client.request(.get, "/v1/push/providers/hook-1", bearer: app.apiKey)
             #expect((hook["basicAuth"] as? [String: Any])?["username"] as? String == "u")
+            let hms = try await client.request(.get, "/v1/push/providers/hms-1", bearer: app.apiKey)
+            #expect(hms["kind"] as? String == "hms" && hms["hmsAppId"] as? String == "101234567")
         }
 
         // Nothing secret is readable in the database itself.
         let stored = try await Self.storedText(herald)
-        for secret in [pem.split(separator: "\n")[1].description, "BEGIN PRIVATE KEY", webhookPassword, String(p12.prefix(60)), Fixtures.rsaKeyPEM.split(separator: "\n")[1].description] {
+        for secret in [pem.split(separator: "\n")[1].description, "BEGIN PRIVATE KEY", webhookPassword, hmsSecret, String(p12.prefix(60)), Fixtures.rsaKeyPEM.split(separator: "\n")[1].description] {
             #expect(!stored.contains(secret), "the database holds \(secret.prefix(20))… in clear")
         }
         #expect(stored.contains("ABC123DEFG"))   // the non-secret facts are there, so the scan read the right rows
@@ -113,6 +117,9 @@ struct ProviderAPITests {
                 (["providerId": "c", "kind": "apns", "auth": "certificate", "bundleId": "com.acme.app"], "p12"),
                 (["providerId": "bad id!", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()], "providerId"),
                 (["providerId": "x", "kind": "custom", "url": "ftp://example.com/"], "url"),
+                (["providerId": "h", "kind": "hms", "hmsAppId": "app-one", "clientSecret": "hms-client-secret"], "hmsAppId"),
+                (["providerId": "h", "kind": "hms", "hmsAppId": "101234567"], "clientSecret"),
+                (["providerId": "h", "kind": "hms", "hmsAppId": "101234567", "clientSecret": "short"], "clientSecret"),
             ]
             for (body, field) in cases {
                 let response = try await client.request(.post, "/v1/push/providers", bearer: app.apiKey, json: body)
@@ -123,7 +130,7 @@ struct ProviderAPITests {
             #expect(expiredResponse.errorMessage?.contains("expired") == true)
 
             // An unknown kind is refused, and so is a field of another kind.
-            let unknown = try await client.request(.post, "/v1/push/providers", bearer: app.apiKey, json: ["providerId": "h", "kind": "hms"])
+            let unknown = try await client.request(.post, "/v1/push/providers", bearer: app.apiKey, json: ["providerId": "h", "kind": "mipush"])
             #expect(unknown.status == 422)
             let modernCert = try await client.request(.post, "/v1/push/providers", bearer: app.apiKey, json: [
                 "providerId": "c2", "kind": "apns", "auth": "certificate", "p12": modern, "password": Fixtures.p12Password, "bundleId": "com.acme.app",
@@ -156,6 +163,13 @@ struct ProviderAPITests {
             let foreign = try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: app.apiKey, json: ["bundleId": "com.acme.app"])
             #expect(foreign.status == 422)
             #expect(foreign.errorDetails?["field"] == "bundleId")
+            let hmsOnly = try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: app.apiKey, json: ["hmsAppId": "101234567"])
+            #expect(hmsOnly.errorDetails?["field"] == "hmsAppId" && hmsOnly.status == 422)
+            // includeNotificationKey belongs to FCM and HMS; a new client secret replaces the sealed one.
+            let hms = try await client.request(.patch, "/v1/push/providers/hms-1", bearer: app.apiKey, json: ["includeNotificationKey": true, "clientSecret": "a-new-client-secret"])
+            #expect(hms.status == 200 && hms["includeNotificationKey"] as? Bool == true, "\(hms.text)")
+            let hmsCredential = try await herald.services.providers.get(appId: app.appId, providerId: "hms-1")
+            #expect(try herald.services.providers.secret(of: hmsCredential).hmsClientSecret == "a-new-client-secret")
 
             // Switching to certificate auth needs the certificate, and drops the key's facts.
             let noCert = try await client.request(.patch, "/v1/push/providers/apns-1", bearer: app.apiKey, json: ["auth": "certificate"])

@@ -7,11 +7,15 @@ import Testing
 @Suite("Push-token registry")
 struct PushTokenAPITests {
     static func token(for platform: PushPlatform) -> String {
-        platform.tokenKind == .fcm ? Fixtures.fcmToken() : Fixtures.apnsToken()
+        switch platform.tokenKind {
+        case .fcm: Fixtures.fcmToken()
+        case .hms: Fixtures.hmsToken()
+        case .apnsDevice, .apnsVoIP: Fixtures.apnsToken()
+        }
     }
 
     static func provider(for platform: PushPlatform) -> String {
-        platform.tokenKind == .fcm ? "fcm-1" : "apns-1"
+        platform.tokenKind.providerKind.rawValue + "-1"
     }
 
     @Test(arguments: TestBackend.available)

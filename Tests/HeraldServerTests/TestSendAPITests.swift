@@ -28,6 +28,7 @@ struct TestSendAPITests {
         let herald: TestHerald
         let apns: APNsStandIn
         let fcm: FCMStandIn
+        let hms: HMSStandIn
         let hook: WebhookReceiver
         let slowHook: WebhookReceiver
         let apiKey: String
@@ -37,20 +38,23 @@ struct TestSendAPITests {
         static func make(_ backend: TestBackend, webhookTimeout: Duration = .seconds(15)) async throws -> World {
             let apns = try await APNsStandIn.start()
             let fcm = try await FCMStandIn.start()
+            let hms = try await HMSStandIn.start()
+            hms.register(appId: "101234567", clientSecret: "hms-client-secret")
             let hook = try await WebhookReceiver()
             let slowHook = try await WebhookReceiver(slow: true)
             let herald = try await TestHerald.make(
                 backend, allowPrivateWebhooks: true,
-                trusting: [apns.certificate, fcm.certificate, hook.server.certificate, slowHook.server.certificate],
-                apns: apns.endpointURL, fcm: fcm.url, webhookTimeout: webhookTimeout
+                trusting: [apns.certificate, fcm.certificate, hms.certificate, hook.server.certificate, slowHook.server.certificate],
+                apns: apns.endpointURL, fcm: fcm.url, hms: hms.url, webhookTimeout: webhookTimeout
             )
             let app = try await herald.makeApp()
-            return World(herald: herald, apns: apns, fcm: fcm, hook: hook, slowHook: slowHook, apiKey: app.apiKey)
+            return World(herald: herald, apns: apns, fcm: fcm, hms: hms, hook: hook, slowHook: slowHook, apiKey: app.apiKey)
         }
 
         func close() async {
             await apns.shutdown()
             await fcm.shutdown()
+            await hms.shutdown()
             await hook.server.shutdown()
             await slowHook.server.shutdown()
         }
@@ -65,6 +69,7 @@ struct TestSendAPITests {
                  "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true],
                 ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true],
                 ["providerId": "hook-1", "kind": "custom", "url": hook.server.url + "/push", "basicAuth": ["username": "herald", "password": "s3cret"]],
+                ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": "hms-client-secret", "includeNotificationKey": true],
             ]
             for body in bodies {
                 let response = try await client.request(.post, "/v1/push/providers", bearer: apiKey, json: body)
@@ -118,6 +123,19 @@ struct TestSendAPITests {
             #expect((data["to"] as? [String: Any])?["uid"] as? String == "ana")
             #expect((data["notificationDetails"] as? [String: Any])?["title"] as? String == "Hello")
 
+            let hmsToken = Fixtures.hmsToken()
+            let hms = try await client.request(.post, "/v1/push/providers/hms-1/test", bearer: world.apiKey, json: [
+                "pushToken": hmsToken, "platform": "hms_android", "title": "Hello", "body": "From Herald",
+            ])
+            #expect(hms["status"] as? String == "delivered", "\(hms.text)")
+            #expect(hms["providerStatus"] as? Int == 200)
+            let hmsMessage = try #require(world.hms.lastMessage)
+            #expect(hmsMessage["token"] as? [String] == [hmsToken])
+            #expect(((hmsMessage["android"] as? [String: Any])?["notification"] as? [String: Any])?["body"] as? String == "From Herald")
+            let described = try await client.request(.get, "/v1/push/providers/hms-1", bearer: world.apiKey)
+            #expect(described["hmsAppId"] as? String == "101234567")
+            #expect(!described.text.contains("hms-client-secret"))
+
             // Wrong platform for the provider, missing token, unknown provider.
             #expect(try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: ["pushToken": Fixtures.fcmToken(), "platform": "fcm_android"]).status == 422)
             #expect(try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: ["platform": "fcm_android"]).errorDetails?["field"] == "pushToken")
@@ -135,15 +153,18 @@ struct TestSendAPITests {
             let dead = Fixtures.apnsToken()
             let alive = Fixtures.apnsToken()
             let gone = Fixtures.fcmToken()
-            for (token, platform, provider) in [(dead, "apns_ios_device", "apns-1"), (alive, "apns_ios_voip", "apns-1"), (gone, "fcm_android", "fcm-1")] {
+            let huawei = Fixtures.hmsToken()
+            for (token, platform, provider) in [(dead, "apns_ios_device", "apns-1"), (alive, "apns_ios_voip", "apns-1"), (gone, "fcm_android", "fcm-1"),
+                                                (huawei, "hms_android", "hms-1")] {
                 try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: ["pushToken": token, "platform": platform, "providerId": provider])
             }
             world.apns.script(deviceToken: dead, .init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000))
             world.fcm.script(token: gone, .unregistered)
+            world.hms.script(token: huawei, .invalidToken)
 
             let results = try await client.request(.post, "/v1/users/ana/push-test", bearer: world.apiKey, json: ["title": "T", "body": "B"])
             let verdicts = try #require(results["data"] as? [[String: Any]])
-            #expect(verdicts.count == 4)    // three tokens and the webhook
+            #expect(verdicts.count == 5)    // four tokens and the webhook
             let byToken = Dictionary(verdicts.compactMap { v in (v["pushToken"] as? String).map { ($0, v) } }, uniquingKeysWith: { $1 })
             #expect(byToken[dead]?["outcome"] as? String == "token_invalid")
             #expect(byToken[dead]?["reason"] as? String == "Unregistered")
@@ -156,7 +177,9 @@ struct TestSendAPITests {
             let left = (try await client.request(.get, "/v1/users/ana/push-tokens", bearer: world.apiKey)["data"] as? [[String: Any]]) ?? []
             #expect(left.compactMap { $0["pushToken"] as? String } == [alive])
             let pruned = (try await client.request(.get, "/v1/push/pruned-tokens?uid=ana", bearer: world.apiKey)["data"] as? [[String: Any]]) ?? []
-            #expect(Set(pruned.compactMap { $0["pushToken"] as? String }) == [dead, gone])
+            #expect(Set(pruned.compactMap { $0["pushToken"] as? String }) == [dead, gone, huawei])
+            #expect(byToken[huawei]?["reason"] as? String == "80300007: the token is invalid")
+            #expect(byToken[huawei]?["pruned"] as? Bool == true)
             let unregistered = try #require(pruned.first { $0["pushToken"] as? String == dead })
             #expect(unregistered["reason"] as? String == "Unregistered")
             #expect((unregistered["invalidSince"] as? String)?.hasPrefix("2023-11-14") == true)

@@ -48,4 +48,10 @@ public enum Fixtures {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
         return "f" + String((0..<22).map { _ in alphabet.randomElement()! }) + ":APA91b" + String((0..<134).map { _ in alphabet.randomElement()! })
     }
+
+    /// A token that looks like a Huawei Push Kit token.
+    public static func hmsToken() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return "IQAAAACy0" + String((0..<120).map { _ in alphabet.randomElement()! })
+    }
 }

@@ -18,7 +18,7 @@ public struct TestHerald: Sendable {
 
     public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20,
                             trusting standIns: [TestCertificate] = [], apns: String? = nil, fcm: String? = nil,
-                            webhookTimeout: Duration = .seconds(2)) async throws -> TestHerald {
+                            hms: String? = nil, webhookTimeout: Duration = .seconds(2)) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
         var configuration = HeraldConfiguration(
@@ -30,6 +30,7 @@ public struct TestHerald: Sendable {
         var endpoints = try ProviderEndpoints(environment: [
             "HERALD_APNS_SANDBOX_URL": apns, "HERALD_APNS_PRODUCTION_URL": apns,
             "HERALD_FCM_URL": fcm, "HERALD_FCM_TOKEN_URL": fcm.map { $0 + "/token" },
+            "HERALD_HMS_URL": hms, "HERALD_HMS_TOKEN_URL": hms.map { $0 + "/oauth2/v3/token" },
         ].compactMapValues { $0 })
         endpoints.tls.additionalTrustRoots = [.certificates(standIns.map(\.certificate))]
         endpoints.webhookTimeout = webhookTimeout
@@ -101,7 +102,7 @@ public struct HeraldClient: Sendable {
         return token
     }
 
-    /// Adds an FCM provider and an APNs (token) provider named `fcm-1` and `apns-1`.
+    /// Adds an FCM, an APNs (token) and an HMS provider named `fcm-1`, `apns-1` and `hms-1`.
     public func addStandardProviders(apiKey: String) async throws {
         let fcm = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
             "providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(),
@@ -112,6 +113,10 @@ public struct HeraldClient: Sendable {
             "bundleId": "com.acme.app", "privateKey": Fixtures.apnsSigningKeyPEM(),
         ])
         guard apns.status == 201 else { throw TestFailure("apns provider: \(apns.status) \(apns.text)") }
+        let hms = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
+            "providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": "hms-client-secret",
+        ])
+        guard hms.status == 201 else { throw TestFailure("hms provider: \(hms.status) \(hms.text)") }
     }
 }
 

@@ -6,6 +6,7 @@ public enum OutgoingPush: Sendable, Equatable {
     case apns(APNsPush)
     case fcm(FCMPush)
     case webhook(WebhookEnvelope)
+    case hms(HMSPush)
 
     public struct APNsPush: Sendable, Equatable {
         public var deviceToken: String
@@ -42,6 +43,34 @@ public enum OutgoingPush: Sendable, Equatable {
             self.android = android
             self.apns = apns
             self.webpush = webpush
+        }
+    }
+}
+
+extension OutgoingPush {
+    /// A Huawei Push Kit message to one token: a data message (`data`, sent as one JSON string),
+    /// shown as a notification when a title or body is given.
+    public struct HMSPush: Sendable, Equatable {
+        public var token: String
+        public var data: [String: String]
+        public var title: String?
+        public var body: String?
+        /// `HIGH` or `NORMAL` (`android.urgency`); nil leaves Huawei's default.
+        public var urgency: String?
+        /// `android.category` (`IM`, `VOIP`, …), needed by Huawei for high-priority messages.
+        public var category: String?
+        /// Seconds the message may wait for an offline device.
+        public var ttlSeconds: Int?
+
+        public init(token: String, data: [String: String], title: String? = nil, body: String? = nil,
+                    urgency: String? = nil, category: String? = nil, ttlSeconds: Int? = nil) {
+            self.token = token
+            self.data = data
+            self.title = title
+            self.body = body
+            self.urgency = urgency
+            self.category = category
+            self.ttlSeconds = ttlSeconds
         }
     }
 }

@@ -27,6 +27,12 @@ public enum TestPayload {
             fields["body"] = body
             let visible = config.includeNotificationKey == true
             return .fcm(.init(token: token, data: fields, title: visible ? title : nil, body: visible ? body : nil))
+        case .hms:
+            var fields = data
+            fields["title"] = title
+            fields["body"] = body
+            let visible = config.includeNotificationKey == true
+            return .hms(.init(token: token, data: fields, title: visible ? title : nil, body: visible ? body : nil))
         case .custom:
             var details: JSONObject = [
                 "title": .string(title), "body": .string(body), "type": .string("test"),

@@ -55,6 +55,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var url: String?
     public var basicAuthUsername: String?
 
+    // hms (includeNotificationKey applies too)
+    public var hmsAppId: String?
+
     public init(kind: ProviderKind, enabled: Bool = true) {
         self.kind = kind
         self.enabled = enabled
@@ -72,6 +75,8 @@ public struct ProviderSecret: Codable, Sendable, Equatable {
     public var p12Password: String?
     /// Custom webhook: the Basic-auth password.
     public var basicAuthPassword: String?
+    /// HMS: the app's client secret (OAuth client credentials).
+    public var hmsClientSecret: String?
 
     public init() {}
 }
@@ -99,6 +104,9 @@ public struct ProviderInput: Sendable {
     public var url: String?
     public var basicAuthUsername: String?
     public var basicAuthPassword: String?
+    // hms
+    public var hmsAppId: String?
+    public var clientSecret: String?
 
     public init() {}
 }

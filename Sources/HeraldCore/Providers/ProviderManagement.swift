@@ -27,7 +27,7 @@ public struct ProviderManagement: Sendable {
         try Validate.identifier(providerId, field: "providerId", maxLength: 64)
         guard let kindText = input.kind else { throw HeraldError.invalidField("kind", "is required") }
         guard let kind = ProviderKind(rawValue: kindText) else {
-            throw HeraldError.invalidField("kind", "must be one of fcm, apns, custom")
+            throw HeraldError.invalidField("kind", "must be one of \(ProviderKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var config = ProviderConfig(kind: kind)
         var secret = ProviderSecret()
@@ -110,7 +110,28 @@ public struct ProviderManagement: Sendable {
         case .fcm: try applyFCM(input, &config, &secret, creating: creating)
         case .apns: try applyAPNs(input, &config, &secret, creating: creating)
         case .custom: try await applyCustom(input, &config, &secret, creating: creating)
+        case .hms: try applyHMS(input, &config, &secret, creating: creating)
         }
+    }
+
+    private func applyHMS(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
+        if let appId = input.hmsAppId {
+            guard (1...32).contains(appId.count), appId.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+                throw HeraldError.invalidField("hmsAppId", "must be the numeric App ID from AppGallery Connect")
+            }
+            config.hmsAppId = appId
+        } else if creating {
+            throw HeraldError.invalidField("hmsAppId", "is required for an hms provider")
+        }
+        if let clientSecret = input.clientSecret {
+            guard (8...512).contains(clientSecret.count), clientSecret.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw HeraldError.invalidField("clientSecret", "must be the app's client secret (8 to 512 printable characters)")
+            }
+            secret.hmsClientSecret = clientSecret
+        } else if creating {
+            throw HeraldError.invalidField("clientSecret", "is required for an hms provider")
+        }
+        config.includeNotificationKey = input.includeNotificationKey ?? config.includeNotificationKey ?? false
     }
 
     private func applyFCM(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
@@ -233,24 +254,27 @@ public struct ProviderManagement: Sendable {
 
     /// A field of another kind is a mistake worth naming, not something to ignore.
     private func rejectForeignFields(_ input: ProviderInput, kind: ProviderKind) throws {
-        let fields: [(String, ProviderKind, Bool)] = [
-            ("serviceAccount", .fcm, input.serviceAccountJSON != nil),
-            ("includeNotificationKey", .fcm, input.includeNotificationKey != nil),
-            ("auth", .apns, input.auth != nil),
-            ("keyId", .apns, input.keyId != nil),
-            ("teamId", .apns, input.teamId != nil),
-            ("bundleId", .apns, input.bundleId != nil),
-            ("privateKey", .apns, input.privateKey != nil),
-            ("p12", .apns, input.p12 != nil),
-            ("password", .apns, input.password != nil),
-            ("production", .apns, input.production != nil),
-            ("contentAvailable", .apns, input.contentAvailable != nil),
-            ("mutableContent", .apns, input.mutableContent != nil),
-            ("url", .custom, input.url != nil),
-            ("basicAuth", .custom, input.basicAuthUsername != nil || input.basicAuthPassword != nil),
+        let fields: [(String, Set<ProviderKind>, Bool)] = [
+            ("serviceAccount", [.fcm], input.serviceAccountJSON != nil),
+            ("includeNotificationKey", [.fcm, .hms], input.includeNotificationKey != nil),
+            ("auth", [.apns], input.auth != nil),
+            ("keyId", [.apns], input.keyId != nil),
+            ("teamId", [.apns], input.teamId != nil),
+            ("bundleId", [.apns], input.bundleId != nil),
+            ("privateKey", [.apns], input.privateKey != nil),
+            ("p12", [.apns], input.p12 != nil),
+            ("password", [.apns], input.password != nil),
+            ("production", [.apns], input.production != nil),
+            ("contentAvailable", [.apns], input.contentAvailable != nil),
+            ("mutableContent", [.apns], input.mutableContent != nil),
+            ("url", [.custom], input.url != nil),
+            ("basicAuth", [.custom], input.basicAuthUsername != nil || input.basicAuthPassword != nil),
+            ("hmsAppId", [.hms], input.hmsAppId != nil),
+            ("clientSecret", [.hms], input.clientSecret != nil),
         ]
-        if let (field, owner, _) = fields.first(where: { $0.2 && $0.1 != kind }) {
-            throw HeraldError.invalidField(field, "applies only to \(owner.rawValue) providers, not \(kind.rawValue)")
+        if let (field, owners, _) = fields.first(where: { $0.2 && !$0.1.contains(kind) }) {
+            let names = owners.map(\.rawValue).sorted().joined(separator: " and ")
+            throw HeraldError.invalidField(field, "applies only to \(names) providers, not \(kind.rawValue)")
         }
     }
 

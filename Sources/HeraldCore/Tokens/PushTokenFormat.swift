@@ -15,11 +15,12 @@ public enum PushTokenFormat {
                 throw HeraldError.invalidField("pushToken", "an APNs token must be 64 to 200 hexadecimal characters")
             }
             return hex
-        case .fcm:
+        case .fcm, .hms:
             guard (20...4096).contains(token.utf8.count),
                   token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
             else {
-                throw HeraldError.invalidField("pushToken", "an FCM token must be 20 to 4096 printable characters without whitespace")
+                let name = kind == .fcm ? "an FCM" : "an HMS"
+                throw HeraldError.invalidField("pushToken", "\(name) token must be 20 to 4096 printable characters without whitespace")
             }
             return token
         }

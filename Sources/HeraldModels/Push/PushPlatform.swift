@@ -22,6 +22,8 @@ public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
     case fcmIonicCordovaIOS = "fcm_ionic_cordova_ios"
     case apnsIonicCordovaDevice = "apns_ionic_cordova_device"
     case apnsIonicCordovaVoIP = "apns_ionic_cordova_voip"
+    /// Huawei Push Kit (HMS Core) on Huawei Android devices without Google services.
+    case hmsAndroid = "hms_android"
 
     /// Parses a wire value or an SDK constant name, ignoring case and an optional
     /// `PushPlatforms.` prefix.
@@ -34,6 +36,7 @@ public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
     /// The kind of token this platform registers: it decides which provider kind may deliver it.
     public var tokenKind: PushTokenKind {
         if rawValue.hasPrefix("fcm_") { return .fcm }
+        if rawValue.hasPrefix("hms_") { return .hms }
         return rawValue.hasSuffix("_voip") ? .apnsVoIP : .apnsDevice
     }
 }
@@ -44,12 +47,14 @@ public enum PushTokenKind: String, Codable, Sendable, CaseIterable, Hashable {
     case fcm
     case apnsDevice = "apns_device"
     case apnsVoIP = "apns_voip"
+    case hms
 
     /// The provider kind that delivers this token kind.
     public var providerKind: ProviderKind {
         switch self {
         case .fcm: .fcm
         case .apnsDevice, .apnsVoIP: .apns
+        case .hms: .hms
         }
     }
 }
@@ -59,4 +64,6 @@ public enum ProviderKind: String, Codable, Sendable, CaseIterable, Hashable {
     case fcm
     case apns
     case custom
+    /// Huawei Push Kit.
+    case hms
 }

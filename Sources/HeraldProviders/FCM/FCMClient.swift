@@ -27,7 +27,7 @@ public struct FCMEndpoints: Sendable {
 public final class FCMClient: Sendable {
     public let projectId: String
     private let path: String
-    public let accessTokens: FCMAccessTokens
+    public let accessTokens: OAuthAccessTokens
     private let pool: HTTP2ConnectionPool
     private let clock = ContinuousClock()
     private let encoder: JSONEncoder = {
@@ -40,7 +40,14 @@ public final class FCMClient: Sendable {
                 clock: any WallClock = SystemWallClock(), maxConnections: Int = 4) {
         self.projectId = account.projectId
         self.path = "/v1/projects/\(account.projectId)/messages:send"
-        self.accessTokens = FCMAccessTokens(account: account, tokenURL: account.tokenURL(override: endpoints.tokenURL), http: http, clock: clock)
+        let tokenURL = account.tokenURL(override: endpoints.tokenURL)
+        // The OAuth 2.0 service-account flow: an RS256 assertion for the messaging scope.
+        self.accessTokens = OAuthAccessTokens(clock: clock) { now in
+            let assertion = try account.assertion(audience: tokenURL, issuedAt: now)
+            return try await OAuthAccessTokens.requestToken(http: http, url: tokenURL, form: [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
+            ], issuedAt: now)
+        }
         self.pool = HTTP2ConnectionPool(endpoint: endpoints.send, tls: tls, maxConnections: maxConnections)
     }
 
@@ -68,16 +75,11 @@ public final class FCMClient: Sendable {
         var ready = bodies.keys.sorted()
         var refreshed = false
         while !ready.isEmpty {
-            let token: FCMAccessTokens.Token
+            let token: OAuthAccessTokens.Token
             do {
                 token = try await accessTokens.token()
             } catch {
-                let result: PushResult
-                if let error = error as? FCMAuthError, error.isCredentialProblem {
-                    result = PushResult(outcome: .credentialBroken, providerStatus: error.status, reason: error.description, latency: clock.now - start)
-                } else {
-                    result = PushResult(outcome: .retryLater(after: nil), reason: "OAuth: \(error)", latency: clock.now - start)
-                }
+                let result = OAuthError.verdict(for: error, latency: clock.now - start)
                 for index in ready { results[index] = result }
                 return results
             }

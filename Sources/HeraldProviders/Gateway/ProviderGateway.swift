@@ -11,6 +11,7 @@ import NIOSSL
 public struct ProviderEndpoints: Sendable {
     public var apns = APNsEndpoints()
     public var fcm = FCMEndpoints()
+    public var hms = HMSEndpoints()
     /// Trust roots for provider connections: the system's, plus `HERALD_CA_FILE`'s PEM certificates.
     public var tls = TLSConfiguration.makeClientConfiguration()
     /// How long a custom webhook has to answer (seed 000: 2 seconds).
@@ -18,11 +19,12 @@ public struct ProviderEndpoints: Sendable {
 
     public init() {}
 
-    /// `HERALD_APNS_SANDBOX_URL`, `HERALD_APNS_PRODUCTION_URL`, `HERALD_FCM_URL`, `HERALD_FCM_TOKEN_URL`, `HERALD_CA_FILE`,
-    /// `HERALD_WEBHOOK_TIMEOUT_MS`.
+    /// `HERALD_APNS_SANDBOX_URL`, `HERALD_APNS_PRODUCTION_URL`, `HERALD_FCM_URL`, `HERALD_FCM_TOKEN_URL`,
+    /// `HERALD_HMS_URL`, `HERALD_HMS_TOKEN_URL`, `HERALD_CA_FILE`, `HERALD_WEBHOOK_TIMEOUT_MS`.
     public init(environment: [String: String]) throws {
         apns = try APNsEndpoints(environment: environment)
         fcm = try FCMEndpoints(environment: environment)
+        hms = try HMSEndpoints(environment: environment)
         if let ms = environment["HERALD_WEBHOOK_TIMEOUT_MS"].flatMap(Int.init), ms > 0 { webhookTimeout = .milliseconds(ms) }
         if let path = environment["HERALD_CA_FILE"], !path.isEmpty {
             do {
@@ -41,6 +43,7 @@ public final class ProviderGateway: PushGateway {
         case apns(APNsClient)
         case fcm(FCMClient)
         case webhook(WebhookClient)
+        case hms(HMSClient)
     }
 
     struct Key: Hashable {
@@ -96,6 +99,9 @@ public final class ProviderGateway: PushGateway {
                                              android: push.android, apns: push.apns, webpush: push.webpush))
         case (.webhook(let envelope), .webhook(let webhook)):
             return await webhook.send(envelope)
+        case (.hms(let push), .hms(let hms)):
+            return await hms.send(HMSMessage(token: push.token, data: push.data, title: push.title, body: push.body,
+                                             urgency: push.urgency, category: push.category, ttlSeconds: push.ttlSeconds))
         default:
             return PushResult(outcome: .failed, reason: "a \(credential.kind.rawValue) provider cannot send this push")
         }
@@ -125,6 +131,11 @@ public final class ProviderGateway: PushGateway {
         case .custom:
             guard let url = credential.config.url else { throw HeraldError(.internal, "the webhook URL is missing") }
             return .webhook(WebhookClient(url: url, username: credential.config.basicAuthUsername, password: secret.basicAuthPassword, http: http, timeout: endpoints.webhookTimeout))
+        case .hms:
+            guard let appId = credential.config.hmsAppId, let clientSecret = secret.hmsClientSecret else {
+                throw HeraldError(.internal, "the HMS app id or client secret is missing")
+            }
+            return .hms(HMSClient(appId: appId, clientSecret: clientSecret, endpoints: endpoints.hms, http: http, clock: clock))
         }
     }
 
@@ -132,7 +143,7 @@ public final class ProviderGateway: PushGateway {
         switch client {
         case .apns(let apns): await apns.shutdown()
         case .fcm(let fcm): await fcm.shutdown()
-        case .webhook: break
+        case .webhook, .hms: break
         }
     }
 }

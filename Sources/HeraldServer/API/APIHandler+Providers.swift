@@ -79,6 +79,13 @@ enum ProviderInputMapping {
             input.url = custom.url
             input.basicAuthUsername = custom.basicAuth?.username
             input.basicAuthPassword = custom.basicAuth?.password
+        case .hms(let hms):
+            input.providerId = hms.providerId
+            input.kind = "hms"
+            input.enabled = hms.enabled
+            input.hmsAppId = hms.hmsAppId
+            input.clientSecret = hms.clientSecret
+            input.includeNotificationKey = hms.includeNotificationKey
         }
         return input
     }
@@ -103,6 +110,8 @@ enum ProviderInputMapping {
         input.url = body.url
         input.basicAuthUsername = body.basicAuth?.username
         input.basicAuthPassword = body.basicAuth?.password
+        input.hmsAppId = body.hmsAppId
+        input.clientSecret = body.clientSecret
         return input
     }
 }

@@ -50,7 +50,7 @@ enum Wire {
             includeNotificationKey: config.includeNotificationKey, auth: config.auth.flatMap { .init(rawValue: $0.rawValue) },
             keyId: config.keyId, teamId: config.teamId, bundleId: config.bundleId, production: config.production,
             contentAvailable: config.contentAvailable, mutableContent: config.mutableContent, certificate: certificate,
-            url: config.url, basicAuth: config.basicAuthUsername.map { .init(username: $0) },
+            url: config.url, basicAuth: config.basicAuthUsername.map { .init(username: $0) }, hmsAppId: config.hmsAppId,
             createdAt: credential.createdAt, updatedAt: credential.updatedAt
         )
     }

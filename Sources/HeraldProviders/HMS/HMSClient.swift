@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldCore
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// Push Kit's send base and OAuth endpoint, Huawei's or the operator's (`HERALD_HMS_URL`,
+/// `HERALD_HMS_TOKEN_URL`).
+public struct HMSEndpoints: Sendable {
+    public var sendBase = "https://push-api.cloud.huawei.com"
+    public var tokenURL = "https://oauth-login.cloud.huawei.com/oauth2/v3/token"
+
+    public init() {}
+
+    public init(environment: [String: String]) throws {
+        for (name, keyPath) in [("HERALD_HMS_URL", \HMSEndpoints.sendBase), ("HERALD_HMS_TOKEN_URL", \HMSEndpoints.tokenURL)] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            guard let components = URLComponents(string: value), components.scheme == "https", components.host != nil else {
+                throw HeraldError(.invalidField, "\(name) must be an https:// URL")
+            }
+            self[keyPath: keyPath] = value.hasSuffix("/") ? String(value.dropLast()) : value
+        }
+    }
+}
+
+/// A Huawei Push Kit client for one app: OAuth client-credentials token (cached, refreshed ahead
+/// of expiry, one refresh at a time), `POST /v1/{appId}/messages:send` with one token per
+/// message. Push Kit is a low-volume provider next to APNs and FCM, so it rides
+/// AsyncHTTPClient's pooled connections.
+public final class HMSClient: Sendable {
+    public let appId: String
+    public let accessTokens: OAuthAccessTokens
+    private let sendURL: String
+    private let http: HTTPClient
+    private let clock = ContinuousClock()
+
+    public init(appId: String, clientSecret: String, endpoints: HMSEndpoints, http: HTTPClient, clock: any WallClock = SystemWallClock()) {
+        self.appId = appId
+        self.sendURL = endpoints.sendBase + "/v1/\(appId)/messages:send"
+        self.http = http
+        let tokenURL = endpoints.tokenURL
+        self.accessTokens = OAuthAccessTokens(clock: clock) { now in
+            try await OAuthAccessTokens.requestToken(http: http, url: tokenURL, form: [
+                ("grant_type", "client_credentials"), ("client_id", appId), ("client_secret", clientSecret),
+            ], issuedAt: now)
+        }
+    }
+
+    /// Sends one message and maps Push Kit's answer to an outcome. An access token Push Kit calls
+    /// wrong or expired is refreshed once.
+    public func send(_ message: HMSMessage) async -> PushResult {
+        let start = clock.now
+        let body: ByteBuffer
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            body = ByteBuffer(data: try encoder.encode(message))
+        } catch {
+            return PushResult(outcome: .failed, reason: "the message does not encode: \(error)")
+        }
+        var refreshed = false
+        while true {
+            let token: OAuthAccessTokens.Token
+            do {
+                token = try await accessTokens.token()
+            } catch {
+                return OAuthError.verdict(for: error, latency: clock.now - start)
+            }
+            var request = HTTPClientRequest(url: sendURL)
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(token.value)")
+            request.headers.add(name: "Content-Type", value: "application/json; charset=UTF-8")
+            request.body = .bytes(body)
+            let status: Int
+            let answer: HMSAnswer?
+            let retryAfter: Duration?
+            do {
+                let response = try await http.execute(request, timeout: .seconds(15))
+                let bytes = try await response.body.collect(upTo: 256 * 1024)
+                status = Int(response.status.code)
+                answer = try? JSONDecoder().decode(HMSAnswer.self, from: Data(buffer: bytes))
+                retryAfter = FCMErrorMapping.retryAfter(response.headers.first(name: "Retry-After"))
+            } catch {
+                return PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start)
+            }
+            let code = answer?.code ?? "HTTP \(status)"
+            if HMSResultCode.authenticationCodes.contains(code) || (status == 401 && answer?.code == nil), !refreshed {
+                await accessTokens.invalidate(token)
+                refreshed = true
+                continue
+            }
+            var outcome = HMSResultCode.outcome(code: code, status: status, retryAfter: retryAfter)
+            if code == HMSResultCode.partialSuccess {
+                outcome = answer?.failedTokens().contains(message.token) == true
+                    ? .tokenInvalid(since: nil, hint: "Push Kit refused the token") : .delivered
+            }
+            let reason = outcome == .delivered ? nil : [code, HMSResultCode.describe(code) ?? answer?.msg].compactMap { $0 }.joined(separator: ": ")
+            return PushResult(outcome: outcome, providerStatus: status, reason: reason, providerMessageId: answer?.requestId, latency: clock.now - start)
+        }
+    }
+}
