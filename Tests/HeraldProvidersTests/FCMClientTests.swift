@@ -13,8 +13,8 @@ struct FCMClientTests {
         let client: FCMClient
         let http: HTTPClient
 
-        static func make(serviceAccount: [String: Any] = Fixtures.serviceAccount(), lean: Bool = false) async throws -> Setup {
-            let standIn = try await FCMStandIn.start(lean: lean)
+        static func make(serviceAccount: [String: Any] = Fixtures.serviceAccount(), lean: Bool = false, http1Only: Bool = false) async throws -> Setup {
+            let standIn = try await FCMStandIn.start(lean: lean, http1Only: http1Only)
             let account = try ServiceAccount(json: String(decoding: try JSONSerialization.data(withJSONObject: serviceAccount), as: UTF8.self))
             let key = try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM)
             // The stand-in knows the standard fixture account only.
@@ -78,6 +78,19 @@ struct FCMClientTests {
         let message = try #require(setup.standIn.lastMessage)
         #expect((message["notification"] as? [String: Any])?["title"] as? String == "Ana")
         #expect((message["data"] as? [String: String])?["type"] == "chat")
+        try await setup.close()
+    }
+
+    /// A server that speaks HTTP/1.1 only (ALPN) gets the same messages over HTTP/1.1.
+    @Test func anHTTP1OnlyServerIsSentToOverHTTP1() async throws {
+        let setup = try await Setup.make(http1Only: true)
+        let tokens = (0..<12).map { _ in Fixtures.fcmToken() }
+        setup.standIn.script(token: tokens[3], .unregistered)
+        let results = await setup.client.send(tokens.map { FCMMessage(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) })
+        #expect(setup.client.usesHTTP1)
+        #expect(results.enumerated().allSatisfy { $0.offset == 3 ? $0.element.reason == "UNREGISTERED" : $0.element.outcome == .delivered }, "\(results.map { $0.reason ?? "-" }.prefix(2))")
+        #expect(setup.standIn.messageCount == 11)
+        #expect(await setup.client.send(FCMMessage(token: Fixtures.fcmToken(), data: ["k": "v"])).outcome == .delivered)
         try await setup.close()
     }
 

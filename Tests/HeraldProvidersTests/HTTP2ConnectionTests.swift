@@ -34,4 +34,18 @@ struct HTTP2ConnectionTests {
         await pool.shutdown()
         await server.shutdown()
     }
+
+    /// A server that picks HTTP/1.1 by ALPN is named as such, not retried as a dropped connection.
+    @Test func anHTTP1ServerIsRecognised() async throws {
+        let server = try await HTTP2TestServer.start(http1Only: true) { _ in StandInResponse(status: 200) }
+        let pool = HTTP2ConnectionPool(endpoint: HTTP2Endpoint(url: server.url)!, tls: server.certificate.clientTLS)
+        let answers = await pool.send(batch: [HTTP2Request(path: "/3/device/00")])
+        guard case .failure(.notHTTP2(let chosen)) = answers[0] else {
+            Issue.record("expected notHTTP2, got \(answers[0])")
+            return
+        }
+        #expect(chosen == "http/1.1")
+        await pool.shutdown()
+        await server.shutdown()
+    }
 }

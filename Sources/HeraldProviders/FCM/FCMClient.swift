@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HeraldCore
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 import NIOHPACK
@@ -23,12 +24,16 @@ public struct FCMEndpoints: Sendable {
 }
 
 /// An FCM HTTP v1 client for one service account: sends on pooled HTTP/2 connections with a
-/// cached OAuth access token.
+/// cached OAuth access token. A server that only speaks HTTP/1.1 (chosen by ALPN) is sent to
+/// through AsyncHTTPClient instead, slower but correct.
 public final class FCMClient: Sendable {
     public let projectId: String
-    private let path: String
+    let path: String
     public let accessTokens: OAuthAccessTokens
-    private let pool: HTTP2ConnectionPool
+    let pool: HTTP2ConnectionPool
+    let http: HTTPClient
+    /// Set once the server turned out to speak HTTP/1.1 only.
+    let http1Only = NIOLockedValueBox(false)
     private let clock = ContinuousClock()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -49,7 +54,11 @@ public final class FCMClient: Sendable {
             ], issuedAt: now)
         }
         self.pool = HTTP2ConnectionPool(endpoint: endpoints.send, tls: tls, maxConnections: maxConnections)
+        self.http = http
     }
+
+    /// Whether sends go over HTTP/1.1 because the server does not speak HTTP/2.
+    public var usesHTTP1: Bool { http1Only.withLockedValue { $0 } }
 
     public var connectionsOpened: Int { pool.connectionsOpened }
 
@@ -84,7 +93,7 @@ public final class FCMClient: Sendable {
                 return results
             }
             let headers: HPACKHeaders = ["authorization": "Bearer \(token.value)", "content-type": "application/json"]
-            let answers = await pool.send(batch: ready.map { HTTP2Request(path: path, headers: headers, body: bodies[$0]) })
+            let answers = await exchange(ready.map { HTTP2Request(path: path, headers: headers, body: bodies[$0]) })
             var unauthorized: [Int] = []
             for (index, answer) in zip(ready, answers) {
                 if case .success(let response) = answer, response.status == 401, !refreshed {

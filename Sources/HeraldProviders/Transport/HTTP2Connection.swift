@@ -5,6 +5,7 @@ import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import HeraldCore
 
 /// Where a provider listens.
@@ -55,6 +56,8 @@ public enum HTTP2TransportError: Error, Sendable, Equatable {
     /// The request may have reached the server but no answer came.
     case noResponse(String)
     case timedOut
+    /// The server chose another protocol than HTTP/2 by ALPN (`http/1.1`): nothing was sent.
+    case notHTTP2(String)
 }
 
 /// One HTTP/2 connection over TLS (ALPN `h2`) to a provider, its streams multiplexed. After a
@@ -87,19 +90,22 @@ public final class HTTP2Connection: Sendable {
 
     public static func connect(to endpoint: HTTP2Endpoint, tls: TLSConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> HTTP2Connection {
         var tls = tls
-        tls.applicationProtocols = ["h2"]
+        // Offering HTTP/1.1 too lets a server that only speaks it say so (``HTTP2TransportError/notHTTP2``).
+        tls.applicationProtocols = ["h2", "http/1.1"]
         let context = try NIOSSLContext(configuration: tls)
         // SNI carries names only, never IP literals.
         let serverHostname = IPAddress(endpoint.host) == nil ? endpoint.host : nil
         let shared = NIOLockedValueBox(Shared())
         let authority = endpoint.port == 443 ? endpoint.host : endpoint.description
-        let (channel, handler) = try await ClientBootstrap(group: group)
+        let (channel, handler, negotiated) = try await ClientBootstrap(group: group)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .connect(host: endpoint.host, port: endpoint.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverHostname))
+                    let negotiated = channel.eventLoop.makePromise(of: String?.self)
+                    try sync.addHandler(ALPNObserver(negotiated: negotiated, timeout: .seconds(10)))
                     // Header blocks are ours (validated where they are made); the responses' are read
                     // for `:status` and two named fields only.
                     var connection = NIOHTTP2Handler.ConnectionConfiguration()
@@ -108,9 +114,22 @@ public final class HTTP2Connection: Sendable {
                     try sync.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: connection, streamConfiguration: .init()))
                     let handler = StreamsHandler(authority: authority, shared: shared)
                     try sync.addHandler(handler)
-                    return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                    return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop), negotiated.futureResult)
                 }
             }
+        // A server that picked HTTP/1.1 by ALPN cannot take these requests; one that offered no
+        // ALPN at all is spoken to in HTTP/2 (APNs has been seen to work so).
+        let chosen: String?
+        do {
+            chosen = try await negotiated.get()
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        if let chosen, chosen != "h2" {
+            try? await channel.close()
+            throw HTTP2TransportError.notHTTP2(chosen)
+        }
         return HTTP2Connection(channel: channel, handler: handler, shared: shared)
     }
 
@@ -148,6 +167,55 @@ public final class HTTP2Connection: Sendable {
                 break
             }
         }
+    }
+}
+
+/// Reports the protocol the TLS handshake agreed on (ALPN), or why there was none.
+final class ALPNObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let negotiated: EventLoopPromise<String?>
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    private var done = false
+
+    init(negotiated: EventLoopPromise<String?>, timeout: TimeAmount) {
+        self.negotiated = negotiated
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            let (observer, context) = loopBound.value
+            observer.finish(.failure(HTTP2TransportError.notProcessed("no TLS handshake within \(observer.timeout)")))
+            context.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted(let chosen) = event {
+            finish(.success(chosen))
+            context.pipeline.syncOperations.removeHandler(self, promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(.failure(error))
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(.failure(HTTP2TransportError.notProcessed("the connection closed during the TLS handshake")))
+        context.fireChannelInactive()
+    }
+
+    private func finish(_ result: Result<String?, any Error>) {
+        guard !done else { return }
+        done = true
+        deadline?.cancel()
+        negotiated.completeWith(result)
     }
 }
 

@@ -49,8 +49,10 @@ public final class HTTP2ConnectionPool: Sendable {
             let answers: [Result<HTTP2Response, HTTP2TransportError>]
             do {
                 answers = try await connection().send(batch: waiting.map { requests[$0] })
+            } catch let error as HTTP2TransportError {
+                answers = Array(repeating: .failure(error), count: waiting.count)
             } catch {
-                answers = Array(repeating: .failure(error as? HTTP2TransportError ?? .notProcessed("\(error)")), count: waiting.count)
+                answers = Array(repeating: .failure(.notProcessed("\(error)")), count: waiting.count)
             }
             attempt += 1
             var again: [Int] = []
@@ -97,6 +99,7 @@ public final class HTTP2ConnectionPool: Sendable {
                 return connection
             } catch {
                 state.withLockedValue { state in if state.pending == task { state.pending = nil } }
+                if case HTTP2TransportError.notHTTP2 = error { throw error }
                 throw HTTP2TransportError.notProcessed("cannot connect to \(endpoint): \(error)")
             }
         }

@@ -48,13 +48,15 @@ public final class FCMStandIn: Sendable {
     /// - Parameters:
     ///   - recordMessages: keep every accepted message for inspection (off for load benchmarks).
     ///   - lean: serve HTTP/2 with the lean frame handler (load benchmarks); the same checks and answers.
-    public static func start(projectId: String = "acme-chat-app", recordMessages: Bool = true, lean: Bool = false) async throws -> FCMStandIn {
+    ///   - http1Only: speak HTTP/1.1 only (as some FCM-compatible servers do).
+    public static func start(projectId: String = "acme-chat-app", recordMessages: Bool = true, lean: Bool = false,
+                             http1Only: Bool = false) async throws -> FCMStandIn {
         let state = NIOLockedValueBox(State())
         state.withLockedValue {
             $0.projectId = projectId
             $0.recordMessages = recordMessages
         }
-        let server = try await HTTP2TestServer.start(lean: lean) { request in
+        let server = try await HTTP2TestServer.start(lean: lean, http1Only: http1Only) { request in
             state.withLockedValue { state in
                 request.path == "/token" ? Self.token(request, &state) : Self.send(request, &state)
             }

@@ -3,6 +3,7 @@ import HeraldCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
+import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
@@ -50,11 +51,12 @@ public final class HTTP2TestServer: Sendable {
     ///   - maxConcurrentStreams: what the server's SETTINGS allow (APNs allows 1,000).
     ///   - lean: serve with ``LeanHTTP2ServerHandler`` (load benchmarks) instead of swift-nio-http2's
     ///     full protocol stack (tests).
+    ///   - http1Only: offer and speak HTTP/1.1 only (a server a client must fall back for).
     public static func start(requireClientCertificate trustRoot: NIOSSLCertificate? = nil, maxConcurrentStreams: Int = 1000, lean: Bool = false,
-                             handle: @escaping @Sendable (StandInRequest) -> StandInResponse) async throws -> HTTP2TestServer {
+                             http1Only: Bool = false, handle: @escaping @Sendable (StandInRequest) -> StandInResponse) async throws -> HTTP2TestServer {
         let certificate = try TestCertificate.make()
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate.certificate)], privateKey: .privateKey(certificate.privateKey))
-        tls.applicationProtocols = ["h2"]
+        tls.applicationProtocols = http1Only ? ["http/1.1"] : ["h2"]
         if let trustRoot {
             tls.certificateVerification = .noHostnameVerification
             tls.trustRoots = .certificates([trustRoot])
@@ -69,6 +71,11 @@ public final class HTTP2TestServer: Sendable {
                     connections.withLockedValue { $0 += 1 }
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLServerHandler(context: context))
+                    if http1Only {
+                        try sync.configureHTTPServerPipeline()
+                        try sync.addHandler(HTTP1StandInHandler(handle: handle))
+                        return
+                    }
                     if lean {
                         try sync.addHandler(LeanHTTP2ServerHandler(maxConcurrentStreams: maxConcurrentStreams, handle: handle))
                         return
@@ -186,6 +193,45 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))), promise: nil)
             let channel = context.channel
             context.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
+        }
+    }
+}
+
+/// An HTTP/1.1 connection answered by the same `handle` (keep-alive, one request at a time).
+private final class HTTP1StandInHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let handle: @Sendable (StandInRequest) -> StandInResponse
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(handle: @escaping @Sendable (StandInRequest) -> StandInResponse) {
+        self.handle = handle
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body.clear()
+        case .body(var chunk):
+            body.writeBuffer(&chunk)
+        case .end:
+            guard let head else { return }
+            let request = StandInRequest(
+                method: head.method.rawValue, path: head.uri,
+                headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
+                body: Data(body.readableBytesView), clientCertificateSubject: nil
+            )
+            let response = handle(request)
+            var headers = HTTPHeaders(response.headers.map { ($0.key, $0.value) })
+            let bytes = ByteBuffer(string: response.body ?? "")
+            headers.add(name: "content-length", value: String(bytes.readableBytes))
+            if response.body != nil { headers.add(name: "content-type", value: "application/json; charset=UTF-8") }
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
 }
