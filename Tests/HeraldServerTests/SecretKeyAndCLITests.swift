@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStorage
 import HeraldTestSupport
 import Testing
 @testable import HeraldServer
@@ -30,7 +31,8 @@ struct SecretKeyAndCLITests {
     @Test func appsCreateRotateRevokeFromTheCLI() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)").path
         let configuration = HeraldConfiguration(database: .sqlite(path: folder + "/herald.sqlite"))
-        #expect(try await AdminCommands.migrate(configuration) == [1, 2])
+        #expect(try await AdminCommands.migrate(configuration) == SQLStore.migrationVersions)
+        #expect(SQLStore.migrationVersions == Array(1...SQLStore.migrationVersions.count))
         #expect(try await AdminCommands.migrate(configuration) == [])
         let created = try await AdminCommands.createApp(configuration, name: "Acme", region: "eu")
         #expect(created.apiKey.hasPrefix("hk_"))

@@ -18,7 +18,8 @@ public struct TestHerald: Sendable {
 
     public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20,
                             trusting standIns: [TestCertificate] = [], apns: String? = nil, fcm: String? = nil,
-                            hms: String? = nil, webhookTimeout: Duration = .seconds(2)) async throws -> TestHerald {
+                            hms: String? = nil, webhookTimeout: Duration = .seconds(2),
+                            pingInterval: Duration = .seconds(15)) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
         var configuration = HeraldConfiguration(
@@ -35,6 +36,7 @@ public struct TestHerald: Sendable {
         endpoints.tls.additionalTrustRoots = [.certificates(standIns.map(\.certificate))]
         endpoints.webhookTimeout = webhookTimeout
         configuration.providerEndpoints = endpoints
+        configuration.realtime.pingInterval = pingInterval
         let services = try HeraldServices(store: store, configuration: configuration)
         return TestHerald(backend: backend, configuration: configuration, services: services, databaseURL: url)
     }
@@ -46,6 +48,18 @@ public struct TestHerald: Sendable {
         let app = try await buildApplication(configuration, services: services, logger: logger)
         return try await app.test(.router) { client in
             try await body(HeraldClient(client: client))
+        }
+    }
+
+    /// Runs `body` against the application listening on a real port (WebSockets need one), then
+    /// shuts it down.
+    public func runLive<T: Sendable>(_ body: @Sendable (HeraldClient, Int) async throws -> T) async throws -> T {
+        var logger = Logger(label: "herald.test")
+        logger.logLevel = .warning
+        let app = try await buildApplication(configuration, services: services, logger: logger)
+        return try await app.test(.live) { client in
+            guard let port = client.port else { throw TestFailure("the live test server has no port") }
+            return try await body(HeraldClient(client: client), port)
         }
     }
 

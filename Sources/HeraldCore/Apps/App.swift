@@ -18,18 +18,64 @@ public struct App: Sendable, Equatable {
     }
 }
 
-/// An app's push settings (`GET/PATCH /v1/push/settings`).
+/// An app's push settings (`GET/PATCH /v1/push/settings`). `enabled` and `maxTokensPerUser`
+/// have columns of their own; the rest is stored as JSON, and a key missing there (an app made
+/// before the setting existed) takes its default.
 public struct PushSettings: Sendable, Equatable {
     /// Seed 000 "Enable Push notifications".
     public var enabled: Bool
     /// Seed 002: a user keeps at most this many tokens; the least recently registered goes first.
     public var maxTokensPerUser: Int
+    /// Seed 002: push when all devices are offline, or to each offline device.
+    public var multiDevicePolicy: MultiDevicePolicy
+    /// A session counts as online this long after its socket drops.
+    public var onlineGraceSeconds: Int
 
     public static let maxTokensRange = 1...100
+    public static let onlineGraceRange = 0...300
 
-    public init(enabled: Bool = true, maxTokensPerUser: Int = 20) {
+    public init(enabled: Bool = true, maxTokensPerUser: Int = 20, multiDevicePolicy: MultiDevicePolicy = .allOffline, onlineGraceSeconds: Int = 5) {
         self.enabled = enabled
         self.maxTokensPerUser = maxTokensPerUser
+        self.multiDevicePolicy = multiDevicePolicy
+        self.onlineGraceSeconds = onlineGraceSeconds
+    }
+
+    /// The settings kept as JSON.
+    public struct Stored: Codable, Sendable, Equatable {
+        public var multiDevicePolicy: MultiDevicePolicy?
+        public var onlineGraceSeconds: Int?
+
+        public init(multiDevicePolicy: MultiDevicePolicy? = nil, onlineGraceSeconds: Int? = nil) {
+            self.multiDevicePolicy = multiDevicePolicy
+            self.onlineGraceSeconds = onlineGraceSeconds
+        }
+    }
+
+    public var stored: Stored {
+        Stored(multiDevicePolicy: multiDevicePolicy, onlineGraceSeconds: onlineGraceSeconds)
+    }
+
+    public init(enabled: Bool, maxTokensPerUser: Int, stored: Stored) {
+        let defaults = PushSettings()
+        self.init(enabled: enabled, maxTokensPerUser: maxTokensPerUser,
+                  multiDevicePolicy: stored.multiDevicePolicy ?? defaults.multiDevicePolicy,
+                  onlineGraceSeconds: stored.onlineGraceSeconds ?? defaults.onlineGraceSeconds)
+    }
+}
+
+/// A change to push settings: nil leaves a setting as it is.
+public struct PushSettingsPatch: Sendable {
+    public var enabled: Bool?
+    public var maxTokensPerUser: Int?
+    public var multiDevicePolicy: String?
+    public var onlineGraceSeconds: Int?
+
+    public init(enabled: Bool? = nil, maxTokensPerUser: Int? = nil, multiDevicePolicy: String? = nil, onlineGraceSeconds: Int? = nil) {
+        self.enabled = enabled
+        self.maxTokensPerUser = maxTokensPerUser
+        self.multiDevicePolicy = multiDevicePolicy
+        self.onlineGraceSeconds = onlineGraceSeconds
     }
 }
 

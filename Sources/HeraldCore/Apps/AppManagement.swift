@@ -43,17 +43,26 @@ public struct AppManagement: Sendable {
         return app.settings
     }
 
-    public func updateSettings(appId: String, enabled: Bool?, maxTokensPerUser: Int?) async throws -> PushSettings {
+    public func updateSettings(appId: String, _ patch: PushSettingsPatch) async throws -> PushSettings {
         var settings = try await self.settings(appId: appId)
-        if let enabled { settings.enabled = enabled }
-        if let maxTokensPerUser {
+        if let enabled = patch.enabled { settings.enabled = enabled }
+        if let maxTokensPerUser = patch.maxTokensPerUser {
             guard PushSettings.maxTokensRange.contains(maxTokensPerUser) else {
-                throw HeraldError.invalidField(
-                    "maxTokensPerUser",
-                    "must be between \(PushSettings.maxTokensRange.lowerBound) and \(PushSettings.maxTokensRange.upperBound)"
-                )
+                throw HeraldError.invalidField("maxTokensPerUser", "must be between \(PushSettings.maxTokensRange.lowerBound) and \(PushSettings.maxTokensRange.upperBound)")
             }
             settings.maxTokensPerUser = maxTokensPerUser
+        }
+        if let text = patch.multiDevicePolicy {
+            guard let policy = MultiDevicePolicy(rawValue: text) else {
+                throw HeraldError.invalidField("multiDevicePolicy", "must be all_offline or any_offline")
+            }
+            settings.multiDevicePolicy = policy
+        }
+        if let grace = patch.onlineGraceSeconds {
+            guard PushSettings.onlineGraceRange.contains(grace) else {
+                throw HeraldError.invalidField("onlineGraceSeconds", "must be between \(PushSettings.onlineGraceRange.lowerBound) and \(PushSettings.onlineGraceRange.upperBound)")
+            }
+            settings.onlineGraceSeconds = grace
         }
         try await apps.updateSettings(appId: appId, settings: settings)
         return settings

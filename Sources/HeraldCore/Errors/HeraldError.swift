@@ -9,6 +9,8 @@ public struct HeraldError: Error, Sendable, Equatable, CustomStringConvertible {
         case conflict
         case payloadTooLarge = "payload_too_large"
         case invalidField = "invalid_field"
+        case upgradeRequired = "upgrade_required"
+        case tooManyRequests = "too_many_requests"
         case unavailable
         case `internal`
     }

@@ -35,15 +35,17 @@ extension APIHandler {
 
     func getPushSettings(_ input: Operations.GetPushSettings.Input) async throws -> Operations.GetPushSettings.Output {
         let appId = try await adminAppId()
-        let settings = try await services.apps.settings(appId: appId)
-        return .ok(.init(body: .json(.init(enabled: settings.enabled, maxTokensPerUser: settings.maxTokensPerUser))))
+        return .ok(.init(body: .json(Wire.settings(try await services.apps.settings(appId: appId)))))
     }
 
     func updatePushSettings(_ input: Operations.UpdatePushSettings.Input) async throws -> Operations.UpdatePushSettings.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let settings = try await services.apps.updateSettings(appId: appId, enabled: body.enabled, maxTokensPerUser: body.maxTokensPerUser)
-        return .ok(.init(body: .json(.init(enabled: settings.enabled, maxTokensPerUser: settings.maxTokensPerUser))))
+        let settings = try await services.apps.updateSettings(appId: appId, PushSettingsPatch(
+            enabled: body.enabled, maxTokensPerUser: body.maxTokensPerUser,
+            multiDevicePolicy: body.multiDevicePolicy, onlineGraceSeconds: body.onlineGraceSeconds
+        ))
+        return .ok(.init(body: .json(Wire.settings(settings))))
     }
 }
 

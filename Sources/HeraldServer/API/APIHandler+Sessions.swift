@@ -25,7 +25,7 @@ extension APIHandler {
 
     func deleteSession(_ input: Operations.DeleteSession.Input) async throws -> Operations.DeleteSession.Output {
         let appId = try await adminAppId()
-        try await services.sessions.close(appId: appId, uid: input.path.uid, sessionId: input.path.sessionId)
+        try await services.closeSession(appId: appId, uid: input.path.uid, sessionId: input.path.sessionId, reason: "session revoked")
         return .noContent(.init())
     }
 
@@ -36,7 +36,7 @@ extension APIHandler {
 
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
         let session = try await userSession()
-        try await services.sessions.close(appId: session.appId, uid: session.uid, sessionId: session.id)
+        try await services.closeSession(appId: session.appId, uid: session.uid, sessionId: session.id, reason: "logged out")
         return .noContent(.init())
     }
 }

@@ -20,7 +20,7 @@ extension APIHandler {
 
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output {
         let appId = try await adminAppId()
-        try await services.directory.deleteUser(appId: appId, uid: input.path.uid)
+        try await services.deleteUser(appId: appId, uid: input.path.uid)
         return .noContent(.init())
     }
 

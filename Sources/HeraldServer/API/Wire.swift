@@ -37,6 +37,12 @@ enum Wire {
         )
     }
 
+    static func settings(_ settings: PushSettings) -> Components.Schemas.PushSettings {
+        .init(enabled: settings.enabled, maxTokensPerUser: settings.maxTokensPerUser,
+              multiDevicePolicy: .init(rawValue: settings.multiDevicePolicy.rawValue) ?? .allOffline,
+              onlineGraceSeconds: settings.onlineGraceSeconds)
+    }
+
     /// Only what ``ProviderConfig`` holds: settings and safe facts, never a secret.
     static func provider(_ credential: ProviderCredential) -> Components.Schemas.Provider {
         let config = credential.config

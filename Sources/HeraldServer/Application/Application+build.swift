@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldStorage
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -32,14 +33,28 @@ public func buildApplication(
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
     try APIHandler(services: services).registerHandlers(on: router)
+    RealtimeRoutes.register(on: router, services: services)
 
     var app = Application(
         router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: RealtimeRoutes.webSocketRouter(services: services),
+            configuration: .init(ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.realtime.pingInterval), closeTimeout: .seconds(5)))
+        ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Herald"),
         logger: logger
     )
-    app.addServices(ShutdownService(logger: logger) { try await services.shutdown() })
+    app.addServices(RealtimeBackgroundService(realtime: services.realtime), ShutdownService(logger: logger) { try await services.shutdown() })
     return app
+}
+
+/// Presence heartbeats and the listener between processes, for the life of the server.
+struct RealtimeBackgroundService: Service {
+    let realtime: RealtimeService
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await realtime.run() }
+    }
 }
 
 /// Waits for graceful shutdown, then closes provider connections and the database (after the

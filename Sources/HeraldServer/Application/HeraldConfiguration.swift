@@ -19,6 +19,8 @@ public struct HeraldConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Provider endpoints and extra trust roots (`HERALD_APNS_*_URL`, `HERALD_FCM_*URL`, `HERALD_CA_FILE`).
     public var providerEndpoints = ProviderEndpoints()
+    /// WebSocket ping period and, with PostgreSQL, heartbeat timings (`HERALD_WS_PING_SECONDS`).
+    public var realtime = RealtimeSettings()
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,
@@ -47,6 +49,7 @@ public struct HeraldConfiguration: Sendable {
         if let bytes = environment["HERALD_MAX_BODY_BYTES"].flatMap(Int.init), bytes > 0 { configuration.maxBodyBytes = bytes }
         if let level = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { configuration.logLevel = level }
         configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
+        if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 { configuration.realtime.pingInterval = .seconds(seconds) }
         return configuration
     }
 

@@ -14,6 +14,7 @@ public struct HeraldServices: Sendable {
     public let authenticator: Authenticator
     public let gateway: ProviderGateway
     public let testSends: TestSends
+    public let realtime: RealtimeService
 
     public init(store: SQLStore, configuration: HeraldConfiguration, clock: any WallClock = SystemWallClock()) throws {
         let hasher = SHA256SecretHasher()
@@ -32,6 +33,22 @@ public struct HeraldServices: Sendable {
         let providers = self.providers
         self.gateway = ProviderGateway(endpoints: configuration.providerEndpoints, clock: clock) { try providers.secret(of: $0) }
         self.testSends = TestSends(apps: store, users: store, providers: store, tokens: store, gateway: gateway, clock: clock)
+        // Several processes share presence through PostgreSQL; one process keeps it in memory.
+        let presence: any PresenceStore = store.isShared ? store : MemoryPresenceStore()
+        self.realtime = RealtimeService(store: presence, bus: store.messageBus, apps: store, settings: configuration.realtime, clock: clock)
+    }
+
+    /// Logs a session out (its push tokens go with it) and closes its sockets, wherever they are.
+    public func closeSession(appId: String, uid: String, sessionId: String, reason: String) async throws {
+        try await sessions.close(appId: appId, uid: uid, sessionId: sessionId)
+        await realtime.revoke(appId: appId, sessionId: sessionId, reason: reason)
+    }
+
+    /// Deletes a user with everything theirs, and closes their sockets.
+    public func deleteUser(appId: String, uid: String) async throws {
+        let live = (try? await store.sessions(appId: appId, uid: uid)) ?? []
+        try await directory.deleteUser(appId: appId, uid: uid)
+        for session in live { await realtime.revoke(appId: appId, sessionId: session.id, reason: "user deleted") }
     }
 
     /// Closes provider connections, then the database.

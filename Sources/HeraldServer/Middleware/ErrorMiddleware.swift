@@ -38,6 +38,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .conflict: .conflict
         case .payloadTooLarge: .contentTooLarge
         case .invalidField: .unprocessableContent
+        case .upgradeRequired: .init(code: 426, reasonPhrase: "Upgrade Required")
+        case .tooManyRequests: .tooManyRequests
         case .unavailable: .serviceUnavailable
         case .internal: .internalServerError
         }

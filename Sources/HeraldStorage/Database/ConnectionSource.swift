@@ -70,6 +70,17 @@ final class PostgresSource: ConnectionSource {
         try await client.withConnection { connection in try await body(connection.sql()) }
     }
 
+    /// Holds one connection for `LISTEN channel` and calls `handler` per notification, until cancelled.
+    func listen(channel: String, handler: @escaping @Sendable (String) async -> Void) async throws {
+        try await client.withConnection { connection in
+            try await connection.listen(on: channel) { notifications in
+                for try await notification in notifications {
+                    await handler(notification.payload)
+                }
+            }
+        }
+    }
+
     func shutdown() async throws {
         runLoop.cancel()
         await runLoop.value

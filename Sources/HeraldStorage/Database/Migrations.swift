@@ -73,7 +73,28 @@ extension SQLStore {
             """,
             "CREATE INDEX pruned_tokens_by_user ON pruned_tokens (app_id, uid, pruned_at)",
         ]),
+        Migration(version: 3, name: "realtime presence and settings", statements: [
+            "ALTER TABLE apps ADD COLUMN settings TEXT",
+            """
+            CREATE TABLE herald_instances (
+                instance_id TEXT PRIMARY KEY, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE presence (
+                session_id TEXT NOT NULL, instance_id TEXT NOT NULL, app_id TEXT NOT NULL, uid TEXT NOT NULL,
+                since BIGINT NOT NULL, offline_at BIGINT,
+                PRIMARY KEY (session_id, instance_id))
+            """,
+            "CREATE INDEX presence_by_user ON presence (app_id, uid)",
+            "CREATE INDEX presence_by_instance ON presence (instance_id)",
+            """
+            CREATE TABLE realtime_payloads (id TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+        ]),
     ]
+
+    /// Every migration's version, in order.
+    public static var migrationVersions: [Int] { migrations.map(\.version) }
 
     /// Applies the migrations not yet applied; safe to run from several processes at once
     /// (PostgreSQL: an advisory lock; SQLite: `BEGIN IMMEDIATE`). Returns the versions applied.

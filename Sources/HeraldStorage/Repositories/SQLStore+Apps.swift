@@ -6,9 +6,9 @@ extension SQLStore: AppRepository {
     public func createApp(_ app: App, firstKeyId: String, keyHash: String) async throws {
         try await transaction { db in
             try await db.raw("""
-                INSERT INTO apps (id, name, region, push_enabled, max_tokens_per_user, created_at)
+                INSERT INTO apps (id, name, region, push_enabled, max_tokens_per_user, settings, created_at)
                 VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.region), \(bind: app.settings.enabled),
-                        \(bind: app.settings.maxTokensPerUser), \(bind: app.createdAt.ms))
+                        \(bind: app.settings.maxTokensPerUser), \(bind: try StoredJSON.text(app.settings.stored)), \(bind: app.createdAt.ms))
                 """).run()
             try await db.raw("""
                 INSERT INTO api_keys (id, app_id, key_hash, created_at)
@@ -63,9 +63,11 @@ extension SQLStore: AppRepository {
     }
 
     public func updateSettings(appId: String, settings: PushSettings) async throws {
+        let stored = try StoredJSON.text(settings.stored)
         try await read { db in
             try await db.raw("""
-                UPDATE apps SET push_enabled = \(bind: settings.enabled), max_tokens_per_user = \(bind: settings.maxTokensPerUser)
+                UPDATE apps SET push_enabled = \(bind: settings.enabled), max_tokens_per_user = \(bind: settings.maxTokensPerUser),
+                                settings = \(bind: stored)
                 WHERE id = \(bind: appId)
                 """).run()
         }
@@ -74,7 +76,10 @@ extension SQLStore: AppRepository {
     static func app(_ row: any SQLRow) throws -> App {
         App(
             id: try row.string("id"), name: try row.string("name"), region: try row.string("region"),
-            settings: PushSettings(enabled: try row.bool("push_enabled"), maxTokensPerUser: try row.int("max_tokens_per_user")),
+            settings: PushSettings(
+                enabled: try row.bool("push_enabled"), maxTokensPerUser: try row.int("max_tokens_per_user"),
+                stored: try row.optionalString("settings").map { try StoredJSON.value(PushSettings.Stored.self, from: $0) } ?? .init()
+            ),
             createdAt: try row.date("created_at")
         )
     }

@@ -1,0 +1,109 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+
+extension RealtimeService {
+    /// Serves one session's socket until it closes: `hello` first, then whatever is delivered to
+    /// the session, answering the client's `ping`s; closes when the session is revoked or expires.
+    func serve(session: Session, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
+        let connection = RealtimeConnection(session: session)
+        let hello = RealtimeEnvelope.hello(.init(sessionId: session.id, uid: session.uid, appId: session.appId, instance: instance,
+                                                 pingIntervalSeconds: Int(settings.pingInterval.components.seconds)))
+        if let text = try? hello.jsonText() { connection.send(text) }
+        await connected(connection)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await item in connection.outgoing {
+                        switch item {
+                        case .text(let text):
+                            try await outbound.write(.text(text))
+                        case .close(let code, let reason):
+                            try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
+                            return
+                        }
+                    }
+                }
+                group.addTask {
+                    for try await message in inbound.messages(maxSize: 64 * 1024) {
+                        Self.answer(message, on: connection)
+                    }
+                }
+                if let expiresAt = session.expiresAt {
+                    let clock = self.clock
+                    group.addTask {
+                        let wait = max(0, expiresAt.timeIntervalSince(clock.now()))
+                        try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+                        connection.close(code: 4001, reason: "session expired",
+                                         last: try? RealtimeEnvelope.sessionRevoked(reason: "session expired").jsonText())
+                    }
+                }
+                // The first task to end (the client went, or the server closed) ends the others.
+                _ = try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            logger.debug("websocket ended", metadata: ["error": "\(error)"])
+        }
+        await disconnected(connection)
+    }
+
+    private static func answer(_ message: WebSocketMessage, on connection: RealtimeConnection) {
+        let reply: RealtimeEnvelope
+        switch message {
+        case .text(let text):
+            if let ping = try? JSONDecoder().decode(RealtimeClientMessage.self, from: Data(text.utf8)) {
+                reply = ping.type == "ping"
+                    ? .pong(id: ping.id)
+                    : .error(code: "unknown_type", message: "'\(ping.type)' is not a message type; send {\"type\":\"ping\"}")
+            } else {
+                reply = .error(code: "bad_message", message: "messages are JSON objects with a type")
+            }
+        case .binary:
+            reply = .error(code: "bad_message", message: "send text frames")
+        }
+        if let text = try? reply.jsonText() { connection.send(text) }
+    }
+}
+
+/// `GET /v1/me/ws`: the session's WebSocket, authenticated by `Authorization: Bearer <authToken>`
+/// or `?authToken=` (browsers cannot set headers on a WebSocket).
+enum RealtimeRoutes {
+    static let path = "/v1/me/ws"
+
+    static func bearer(_ request: Request) -> String? {
+        if let authorization = request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        return request.uri.queryParameters.get("authToken")
+    }
+
+    /// The upgrade router. A request it does not upgrade (no or bad credentials) goes on to the
+    /// HTTP router, which answers it with a structured error.
+    static func webSocketRouter(services: HeraldServices) -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws(RouterPath(stringLiteral: path)) { request, _ in
+            guard (try? await services.authenticator.user(bearer: bearer(request))) != nil else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let session = try? await services.authenticator.user(bearer: bearer(context.request)) else {
+                try? await outbound.close(.policyViolation, reason: "unauthorized")
+                return
+            }
+            await services.realtime.serve(session: session, inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+        return router
+    }
+
+    /// The plain-HTTP side of the path: why there was no upgrade.
+    static func register<Context: RequestContext>(on router: Router<Context>, services: HeraldServices) {
+        router.get(RouterPath(stringLiteral: path)) { request, _ -> Response in
+            _ = try await services.authenticator.user(bearer: bearer(request))
+            throw HeraldError(.upgradeRequired, "this path is a WebSocket: connect with an Upgrade: websocket request")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real `herald` process, started from the package's build folder: for tests that need
+/// several processes, or a process to kill.
+public final class HeraldProcess: Sendable {
+    public let port: Int
+    public let process: Process
+    public let log: URL
+
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The `herald` executable next to the test bundle (`swift build --build-tests` builds both).
+    public static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = bundle.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("herald")
+            if FileManager.default.isExecutableFile(atPath: candidate.path), !folder.path.hasSuffix(".xctest") { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/herald")
+    }
+
+    /// Starts `herald serve` and waits until it answers `/health`.
+    public static func start(environment: [String: String], port: Int? = nil) async throws -> HeraldProcess {
+        let port = try port ?? freePort()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", String(port), "--host", "127.0.0.1"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(port)-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardError = handle
+        process.standardOutput = handle
+        try process.run()
+        let started = HeraldProcess(port: port, process: process, log: log)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if !process.isRunning { throw TestFailure("herald exited: \(started.logText.suffix(2000))") }
+            if (try? await HTTPTestClient.shared.request(.GET, started.url + "/health"))?.status == 200 { return started }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        started.kill()
+        throw TestFailure("herald did not answer /health within 60 s: \(started.logText.suffix(2000))")
+    }
+
+    /// Runs a `herald` command (`apps create`, `migrate`, …) to its end; its standard output.
+    public static func run(_ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("herald \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private init(port: Int, process: Process, log: URL) {
+        self.port = port
+        self.process = process
+        self.log = log
+    }
+
+    public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Sends a signal (SIGKILL by default: no goodbye) and waits for the process to end.
+    public func kill(_ signal: Int32 = SIGKILL) {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    /// A TCP port nobody listens on now.
+    public static func freePort() throws -> Int {
+        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
+        let port = channel.localAddress!.port!
+        try channel.close().wait()
+        return port
+    }
+}
+
+/// JSON over HTTP to a server outside the test process.
+public final class HTTPTestClient: Sendable {
+    public static let shared = HTTPTestClient()
+    private let http = HTTPClient(eventLoopGroupProvider: .singleton)
+
+    public func request(_ method: HTTPMethod, _ url: String, bearer: String? = nil, json: Any? = nil) async throws -> JSONResponse {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return JSONResponse(status: Int(response.status.code), headers: [:], text: String(buffer: body))
+    }
+}
+
