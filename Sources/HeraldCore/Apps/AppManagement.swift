@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 
 /// Creating apps, issuing and revoking their API keys, and their push settings.
 public struct AppManagement: Sendable {
@@ -59,13 +60,38 @@ public struct AppManagement: Sendable {
             settings.multiDevicePolicy = policy
         }
         if let grace = patch.onlineGraceSeconds {
-            guard PushSettings.onlineGraceRange.contains(grace) else {
-                throw HeraldError.invalidField("onlineGraceSeconds", "must be between \(PushSettings.onlineGraceRange.lowerBound) and \(PushSettings.onlineGraceRange.upperBound)")
-            }
-            settings.onlineGraceSeconds = grace
+            settings.onlineGraceSeconds = try Self.inRange(grace, PushSettings.onlineGraceRange, "onlineGraceSeconds")
         }
+        if let badge = patch.badge { settings.badge = badge }
+        if let include = patch.includeMessageObject { settings.includeMessageObject = include }
+        if let text = patch.payloadFormat {
+            guard let format = PushSettings.PayloadFormat(rawValue: text) else {
+                throw HeraldError.invalidField("payloadFormat", "must be cometchat or sendbird")
+            }
+            settings.payloadFormat = format
+        }
+        if let custom = patch.customJSON {
+            if let custom, (try JSONValue.object(custom).jsonText()).utf8.count > 2_048 {
+                throw HeraldError.invalidField("customJSON", "must be at most 2 KB of JSON (it rides in every push)")
+            }
+            settings.customJSON = custom
+        }
+        if let hide = patch.hideMessageText { settings.hideMessageText = hide }
+        if let keys = patch.localizationKeys { settings.localizationKeys = keys }
+        if let unread = patch.includeConversationUnread { settings.includeConversationUnread = unread }
+        if let ttl = patch.chatTTLSeconds { settings.chatTTLSeconds = try Self.inRange(ttl, PushSettings.chatTTLRange, "chatTTLSeconds") }
+        if let ttl = patch.callTTLSeconds { settings.callTTLSeconds = try Self.inRange(ttl, PushSettings.callTTLRange, "callTTLSeconds") }
+        if let preferences = patch.defaultPreferences { settings.defaultPreferences = try preferences.validated() }
+        if let days = patch.retentionDays { settings.retentionDays = try Self.inRange(days, PushSettings.retentionRange, "retentionDays") }
         try await apps.updateSettings(appId: appId, settings: settings)
         return settings
+    }
+
+    static func inRange(_ value: Int, _ range: ClosedRange<Int>, _ field: String) throws -> Int {
+        guard range.contains(value) else {
+            throw HeraldError.invalidField(field, "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return value
     }
 
     private func makeKey(appId: String) -> IssuedAPIKey {

@@ -15,13 +15,16 @@ public enum OutgoingPush: Sendable, Equatable {
         public var payload: JSONObject
         public var priority: Int?
         public var collapseId: String?
+        /// When APNs may stop trying to reach the device.
+        public var expiration: Date?
 
-        public init(deviceToken: String, pushType: String, payload: JSONObject, priority: Int? = nil, collapseId: String? = nil) {
+        public init(deviceToken: String, pushType: String, payload: JSONObject, priority: Int? = nil, collapseId: String? = nil, expiration: Date? = nil) {
             self.deviceToken = deviceToken
             self.pushType = pushType
             self.payload = payload
             self.priority = priority
             self.collapseId = collapseId
+            self.expiration = expiration
         }
     }
 
@@ -78,4 +81,19 @@ extension OutgoingPush {
 /// Sends a prepared push with a stored credential. Implemented by the provider clients.
 public protocol PushGateway: Sendable {
     func send(_ push: OutgoingPush, credential: ProviderCredential) async -> PushResult
+    /// Sends pushes of one credential together; the results are in the order of the pushes.
+    func send(_ pushes: [OutgoingPush], credential: ProviderCredential) async -> [PushResult]
+}
+
+extension PushGateway {
+    public func send(_ pushes: [OutgoingPush], credential: ProviderCredential) async -> [PushResult] {
+        await withTaskGroup(of: (Int, PushResult).self) { group in
+            for (index, push) in pushes.enumerated() {
+                group.addTask { (index, await send(push, credential: credential)) }
+            }
+            var results = [PushResult](repeating: PushResult(outcome: .failed), count: pushes.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+    }
 }

@@ -60,6 +60,7 @@ public struct Directory: Sendable {
         try Validate.identifier(guid, field: "guid")
         try Validate.text(input.name, field: "name", maxLength: 200, required: true)
         try Validate.text(input.icon, field: "icon", maxLength: 2048)
+        if let owner = input.owner { try Validate.identifier(owner, field: "owner") }
         guard let type = GroupType(rawValue: input.type) else {
             throw HeraldError.invalidField("type", "must be one of public, private, password")
         }
@@ -75,7 +76,7 @@ public struct Directory: Sendable {
         let now = clock.now()
         let group = Group(
             guid: guid, name: input.name, icon: input.icon, type: type, passwordHash: passwordHash,
-            metadata: input.metadata, createdAt: now, updatedAt: now
+            metadata: input.metadata, owner: input.owner, createdAt: now, updatedAt: now
         )
         return try await groups.upsertGroup(appId: appId, group)
     }
@@ -133,16 +134,3 @@ public struct Directory: Sendable {
     }
 }
 
-/// Opaque paging cursors: base64url of the last key seen.
-enum Cursor {
-    static func encode(_ key: String) -> String {
-        Base64URL.encode(Data(key.utf8))
-    }
-
-    static func decode(_ cursor: String) throws -> String {
-        guard let data = Base64URL.decode(cursor), let key = String(data: data, encoding: .utf8), !key.isEmpty else {
-            throw HeraldError.invalidField("cursor", "is not a cursor this API returned")
-        }
-        return key
-    }
-}

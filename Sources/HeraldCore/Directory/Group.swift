@@ -22,13 +22,16 @@ public struct Group: Sendable, Equatable {
     public var passwordHash: String?
     public var metadata: JSONObject?
     public var membersCount: Int
+    /// The uid of the group's owner (seed 001's group dictionary).
+    public var owner: String?
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         guid: String, name: String, icon: String? = nil, type: GroupType, passwordHash: String? = nil,
-        metadata: JSONObject? = nil, membersCount: Int = 0, createdAt: Date, updatedAt: Date
+        metadata: JSONObject? = nil, membersCount: Int = 0, owner: String? = nil, createdAt: Date, updatedAt: Date
     ) {
+        self.owner = owner
         self.guid = guid
         self.name = name
         self.icon = icon
@@ -47,8 +50,10 @@ public struct GroupInput: Sendable {
     public var type: String
     public var password: String?
     public var metadata: JSONObject?
+    public var owner: String?
 
-    public init(name: String, icon: String? = nil, type: String = "public", password: String? = nil, metadata: JSONObject? = nil) {
+    public init(name: String, icon: String? = nil, type: String = "public", password: String? = nil, metadata: JSONObject? = nil, owner: String? = nil) {
+        self.owner = owner
         self.name = name
         self.icon = icon
         self.type = type

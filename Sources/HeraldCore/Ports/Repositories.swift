@@ -40,6 +40,8 @@ public protocol SessionRepository: Sendable {
     func sessions(appId: String, uid: String) async throws -> [Session]
     /// Deletes the session and the push tokens registered through it.
     func deleteSession(appId: String, uid: String, sessionId: String) async throws -> Bool
+    /// Sessions whose expiry passed before `before` (all apps).
+    func expiredSessions(before: Date, limit: Int) async throws -> [Session]
 }
 
 public enum ProviderDeletion: Sendable, Equatable {
@@ -55,6 +57,8 @@ public protocol ProviderRepository: Sendable {
     func provider(appId: String, providerId: String) async throws -> ProviderCredential?
     func providers(appId: String) async throws -> [ProviderCredential]
     func deleteProvider(appId: String, providerId: String, force: Bool) async throws -> ProviderDeletion
+    /// Marks the credential unusable (a provider said so), unless it changed since `version`.
+    func markProviderBroken(appId: String, providerId: String, reason: String, at: Date, version: Date) async throws
 }
 
 public protocol PushTokenRepository: Sendable {

@@ -21,6 +21,9 @@ public struct ProviderCredential: Sendable, Equatable {
     }
 
     public var kind: ProviderKind { config.kind }
+
+    /// The provider said the credential is unusable: it is not used until an operator changes it.
+    public var isBroken: Bool { config.brokenReason != nil }
 }
 
 public enum APNsAuth: String, Codable, Sendable {
@@ -57,6 +60,11 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
 
     // hms (includeNotificationKey applies too)
     public var hmsAppId: String?
+
+    /// Set when a provider answered that the credential itself is wrong (revoked key, wrong
+    /// project, expired certificate): why, and when. Cleared by any change to the provider.
+    public var brokenReason: String?
+    public var brokenAt: Date?
 
     public init(kind: ProviderKind, enabled: Bool = true) {
         self.kind = kind

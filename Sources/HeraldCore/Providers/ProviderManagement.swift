@@ -53,6 +53,9 @@ public struct ProviderManagement: Sendable {
         }
         var secret = try self.secret(of: credential)
         try await apply(input, to: &credential.config, &secret, creating: false)
+        // An operator's change is the answer to a broken credential: try it again.
+        credential.config.brokenReason = nil
+        credential.config.brokenAt = nil
         credential.sealedSecret = try seal(secret, appId: appId, providerId: providerId)
         credential.updatedAt = clock.now()
         try await providers.updateProvider(credential)

@@ -74,8 +74,7 @@ public final class APNsClient: Sendable {
         self.authentication = authentication
         self.pool = HTTP2ConnectionPool(endpoint: production ? endpoints.production : endpoints.sandbox, tls: tls, maxConnections: maxConnections)
         self.clock = ContinuousClock()
-        let known: [APNsPushType] = [.alert, .background, .voip, .liveActivity, .location, .complication, .fileProvider, .widgets]
-        self.baseHeaders = Dictionary(uniqueKeysWithValues: known.map { ($0, Self.baseHeaders(for: $0, bundleId: bundleId)) })
+        self.baseHeaders = Dictionary(uniqueKeysWithValues: APNsPushType.known.map { ($0, Self.baseHeaders(for: $0, bundleId: bundleId)) })
     }
 
     private static func baseHeaders(for pushType: APNsPushType, bundleId: String) -> HPACKHeaders {

@@ -28,5 +28,13 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
 
     public func topic(bundleId: String) -> String { bundleId + topicSuffix }
 
+    /// The known types by their header value.
+    public static let known: [APNsPushType] = [.alert, .background, .voip, .liveActivity, .location, .complication, .fileProvider, .widgets]
+
+    /// A known type by name, or a new one with Apple's defaults.
+    public static func named(_ name: String) -> APNsPushType {
+        known.first { $0.rawValue == name } ?? APNsPushType(rawValue: name)
+    }
+
     public var description: String { rawValue }
 }

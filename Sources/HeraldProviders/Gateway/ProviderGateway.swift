@@ -78,34 +78,72 @@ public final class ProviderGateway: PushGateway {
     }
 
     public func send(_ push: OutgoingPush, credential: ProviderCredential) async -> PushResult {
+        await send([push], credential: credential)[0]
+    }
+
+    /// Sends pushes of one credential: APNs and FCM batches go out as one write and one flush on
+    /// their HTTP/2 connections; webhook and HMS calls run concurrently.
+    public func send(_ pushes: [OutgoingPush], credential: ProviderCredential) async -> [PushResult] {
         let client: Client
         do {
             client = try self.client(for: credential)
         } catch {
-            return PushResult(outcome: .credentialBroken, reason: "the credential cannot be used: \(error)")
+            return pushes.map { _ in PushResult(outcome: .credentialBroken, reason: "the credential cannot be used: \(error)") }
         }
-        switch (push, client) {
-        case (.apns(let push), .apns(let apns)):
-            guard let payload = try? JSONEncoder().encode(JSONValue.object(push.payload)) else {
-                return PushResult(outcome: .failed, reason: "the payload does not encode")
+        var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "a \(credential.kind.rawValue) provider cannot send this push"), count: pushes.count)
+        switch client {
+        case .apns(let apns):
+            var indices: [Int] = []
+            var notifications: [APNsNotification] = []
+            for (index, push) in pushes.enumerated() {
+                guard case .apns(let push) = push else { continue }
+                guard let payload = try? Self.encoder.encode(JSONValue.object(push.payload)) else {
+                    results[index] = PushResult(outcome: .failed, reason: "the payload does not encode")
+                    continue
+                }
+                indices.append(index)
+                notifications.append(APNsNotification(deviceToken: push.deviceToken, pushType: APNsPushType.named(push.pushType), payload: ByteBuffer(data: payload),
+                                                      priority: push.priority, expiration: push.expiration, collapseId: push.collapseId))
             }
-            let type = [APNsPushType.alert, .background, .voip, .liveActivity, .location, .complication, .fileProvider, .widgets]
-                .first { $0.rawValue == push.pushType } ?? APNsPushType(rawValue: push.pushType)
-            return await apns.send(APNsNotification(deviceToken: push.deviceToken, pushType: type, payload: ByteBuffer(data: payload),
-                                                    priority: push.priority, collapseId: push.collapseId))
-        case (.fcm(let push), .fcm(let fcm)):
-            let notification = push.title != nil || push.body != nil ? FCMMessage.Notification(title: push.title, body: push.body) : nil
-            return await fcm.send(FCMMessage(token: push.token, data: push.data, notification: notification,
-                                             android: push.android, apns: push.apns, webpush: push.webpush))
-        case (.webhook(let envelope), .webhook(let webhook)):
-            return await webhook.send(envelope)
-        case (.hms(let push), .hms(let hms)):
-            return await hms.send(HMSMessage(token: push.token, data: push.data, title: push.title, body: push.body,
-                                             urgency: push.urgency, category: push.category, ttlSeconds: push.ttlSeconds))
-        default:
-            return PushResult(outcome: .failed, reason: "a \(credential.kind.rawValue) provider cannot send this push")
+            for (index, result) in zip(indices, await apns.send(notifications)) { results[index] = result }
+        case .fcm(let fcm):
+            var indices: [Int] = []
+            var messages: [FCMMessage] = []
+            for (index, push) in pushes.enumerated() {
+                guard case .fcm(let push) = push else { continue }
+                indices.append(index)
+                let notification = push.title != nil || push.body != nil ? FCMMessage.Notification(title: push.title, body: push.body) : nil
+                messages.append(FCMMessage(token: push.token, data: push.data, notification: notification, android: push.android, apns: push.apns, webpush: push.webpush))
+            }
+            for (index, result) in zip(indices, await fcm.send(messages)) { results[index] = result }
+        case .webhook(let webhook):
+            await withTaskGroup(of: (Int, PushResult).self) { group in
+                for (index, push) in pushes.enumerated() {
+                    guard case .webhook(let envelope) = push else { continue }
+                    group.addTask { (index, await webhook.send(envelope)) }
+                }
+                for await (index, result) in group { results[index] = result }
+            }
+        case .hms(let hms):
+            await withTaskGroup(of: (Int, PushResult).self) { group in
+                for (index, push) in pushes.enumerated() {
+                    guard case .hms(let push) = push else { continue }
+                    group.addTask {
+                        (index, await hms.send(HMSMessage(token: push.token, data: push.data, title: push.title, body: push.body,
+                                                          urgency: push.urgency, category: push.category, ttlSeconds: push.ttlSeconds)))
+                    }
+                }
+                for await (index, result) in group { results[index] = result }
+            }
         }
+        return results
     }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
 
     private func client(for credential: ProviderCredential) throws -> Client {
         let key = Key(appId: credential.appId, providerId: credential.providerId)

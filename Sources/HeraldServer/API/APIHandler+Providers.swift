@@ -35,17 +35,31 @@ extension APIHandler {
 
     func getPushSettings(_ input: Operations.GetPushSettings.Input) async throws -> Operations.GetPushSettings.Output {
         let appId = try await adminAppId()
-        return .ok(.init(body: .json(Wire.settings(try await services.apps.settings(appId: appId)))))
+        return .ok(.init(body: .json(try Wire.settings(try await services.apps.settings(appId: appId)))))
     }
 
     func updatePushSettings(_ input: Operations.UpdatePushSettings.Input) async throws -> Operations.UpdatePushSettings.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let settings = try await services.apps.updateSettings(appId: appId, PushSettingsPatch(
-            enabled: body.enabled, maxTokensPerUser: body.maxTokensPerUser,
-            multiDevicePolicy: body.multiDevicePolicy, onlineGraceSeconds: body.onlineGraceSeconds
-        ))
-        return .ok(.init(body: .json(Wire.settings(settings))))
+        var patch = PushSettingsPatch(enabled: body.enabled, maxTokensPerUser: body.maxTokensPerUser,
+                                      multiDevicePolicy: body.multiDevicePolicy, onlineGraceSeconds: body.onlineGraceSeconds)
+        patch.badge = body.badge
+        patch.includeMessageObject = body.includeMessageObject
+        patch.payloadFormat = body.payloadFormat
+        if let custom = body.customJSON {
+            let object = try JSONBridge.object(custom)
+            patch.customJSON = .some(object.isEmpty ? nil : object)
+        }
+        patch.hideMessageText = body.hideMessageText
+        patch.localizationKeys = body.localizationKeys
+        patch.includeConversationUnread = body.includeConversationUnread
+        patch.chatTTLSeconds = body.chatTTLSeconds
+        patch.callTTLSeconds = body.callTTLSeconds
+        patch.defaultPreferences = body.defaultPreferences.map(Wire.preferences)
+        patch.retentionDays = body.retentionDays
+        let settings = try await services.apps.updateSettings(appId: appId, patch)
+        await services.engine.context.invalidate(appId: appId)
+        return .ok(.init(body: .json(try Wire.settings(settings))))
     }
 }
 

@@ -38,7 +38,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
         let group = try await services.directory.putGroup(appId: appId, guid: input.path.guid, GroupInput(
             name: body.name, icon: body.icon, type: body._type ?? "public", password: body.password,
-            metadata: try body.metadata.map { try JSONBridge.object($0) }
+            metadata: try body.metadata.map { try JSONBridge.object($0) }, owner: body.owner
         ))
         return .ok(.init(body: .json(try Wire.group(group))))
     }

@@ -17,7 +17,7 @@ enum Wire {
         .init(
             guid: group.guid, name: group.name, icon: group.icon, _type: .init(rawValue: group.type.rawValue) ?? ._public,
             hasPassword: group.passwordHash != nil, metadata: try group.metadata.map { try JSONBridge.decode($0) },
-            membersCount: group.membersCount, createdAt: group.createdAt, updatedAt: group.updatedAt
+            membersCount: group.membersCount, owner: group.owner, createdAt: group.createdAt, updatedAt: group.updatedAt
         )
     }
 
@@ -37,10 +37,64 @@ enum Wire {
         )
     }
 
-    static func settings(_ settings: PushSettings) -> Components.Schemas.PushSettings {
-        .init(enabled: settings.enabled, maxTokensPerUser: settings.maxTokensPerUser,
-              multiDevicePolicy: .init(rawValue: settings.multiDevicePolicy.rawValue) ?? .allOffline,
-              onlineGraceSeconds: settings.onlineGraceSeconds)
+    static func settings(_ settings: PushSettings) throws -> Components.Schemas.PushSettings {
+        .init(
+            badge: settings.badge, includeMessageObject: settings.includeMessageObject,
+            payloadFormat: .init(rawValue: settings.payloadFormat.rawValue) ?? .cometchat,
+            customJSON: try settings.customJSON.map { try JSONBridge.decode($0) }, hideMessageText: settings.hideMessageText,
+            localizationKeys: settings.localizationKeys, includeConversationUnread: settings.includeConversationUnread,
+            chatTTLSeconds: settings.chatTTLSeconds, callTTLSeconds: settings.callTTLSeconds,
+            defaultPreferences: preferences(settings.defaultPreferences), retentionDays: settings.retentionDays,
+            enabled: settings.enabled, maxTokensPerUser: settings.maxTokensPerUser,
+            multiDevicePolicy: .init(rawValue: settings.multiDevicePolicy.rawValue) ?? .allOffline, onlineGraceSeconds: settings.onlineGraceSeconds
+        )
+    }
+
+    static func preferences(_ value: NotificationPreferences) -> Components.Schemas.PreferencesValue {
+        .init(events: value.events.map { .init(additionalProperties: $0) }, groupMentionsOnly: value.groupMentionsOnly,
+              doNotDisturb: value.doNotDisturb.map(doNotDisturb))
+    }
+
+    static func preferences(_ value: Components.Schemas.PreferencesValue) -> NotificationPreferences {
+        NotificationPreferences(events: value.events?.additionalProperties, groupMentionsOnly: value.groupMentionsOnly,
+                                doNotDisturb: value.doNotDisturb.map(doNotDisturb))
+    }
+
+    static func doNotDisturb(_ value: NotificationPreferences.DoNotDisturb) -> Components.Schemas.DoNotDisturb {
+        .init(enabled: value.enabled, start: value.start, end: value.end, until: value.until, allowCalls: value.allowCalls)
+    }
+
+    static func doNotDisturb(_ value: Components.Schemas.DoNotDisturb) -> NotificationPreferences.DoNotDisturb {
+        .init(enabled: value.enabled, start: value.start, end: value.end, until: value.until, allowCalls: value.allowCalls)
+    }
+
+    static func effective(_ value: EffectivePreferences) -> Components.Schemas.Preferences {
+        .init(events: .init(additionalProperties: value.events), groupMentionsOnly: value.groupMentionsOnly,
+              doNotDisturb: value.doNotDisturb.map(doNotDisturb), mutes: value.mutes.map(mute))
+    }
+
+    static func mute(_ value: ConversationMute) -> Components.Schemas.Mute {
+        .init(conversationId: value.conversationId, until: value.until)
+    }
+
+    static func template(_ template: PushTemplate, builtIn: Bool) -> Components.Schemas.Template {
+        .init(eventType: template.eventType, receiverType: template.receiverType.rawValue, locale: template.locale, title: template.title,
+              body: template.body, titleLocKey: template.titleLocKey, titleLocArgs: template.titleLocArgs, bodyLocKey: template.bodyLocKey,
+              bodyLocArgs: template.bodyLocArgs, builtIn: builtIn, updatedAt: template.updatedAt)
+    }
+
+    static func delivery(_ d: Delivery) -> Components.Schemas.DeliveryRecord {
+        .init(id: d.id, eventId: d.eventId, uid: d.uid, channel: Components.Schemas.DeliveryRecord.ChannelPayload(rawValue: d.channel.rawValue) ?? .push, target: d.target,
+              sessionId: d.sessionId, providerId: d.providerId, platform: d.platform?.rawValue, route: d.route.flatMap { .init(rawValue: $0.rawValue) },
+              status: .init(rawValue: d.status.rawValue) ?? .pending, reason: d.reason, attempts: d.attempts, nextAttemptAt: d.nextAttemptAt,
+              expiresAt: d.expiresAt, providerStatus: d.providerStatus, providerMessageId: d.providerMessageId, badge: d.badge,
+              createdAt: d.createdAt, updatedAt: d.updatedAt)
+    }
+
+    static func event(_ stored: StoredEvent) throws -> Components.Schemas.EventSummary {
+        .init(eventId: stored.event.id, clientId: stored.event.clientId, _type: stored.event.kind.rawValue,
+              status: .init(rawValue: stored.status.rawValue) ?? .pending, receivedAt: stored.event.receivedAt, finishedAt: stored.finishedAt,
+              recipients: stored.recipients, event: try JSONBridge.decode(try JSONBridge.object(stored.event.body)))
     }
 
     /// Only what ``ProviderConfig`` holds: settings and safe facts, never a secret.
@@ -57,6 +111,7 @@ enum Wire {
             keyId: config.keyId, teamId: config.teamId, bundleId: config.bundleId, production: config.production,
             contentAvailable: config.contentAvailable, mutableContent: config.mutableContent, certificate: certificate,
             url: config.url, basicAuth: config.basicAuthUsername.map { .init(username: $0) }, hmsAppId: config.hmsAppId,
+            broken: config.brokenReason.map { .init(reason: $0, since: config.brokenAt ?? credential.updatedAt) },
             createdAt: credential.createdAt, updatedAt: credential.updatedAt
         )
     }

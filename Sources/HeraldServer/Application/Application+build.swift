@@ -44,7 +44,14 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Herald"),
         logger: logger
     )
-    app.addServices(RealtimeBackgroundService(realtime: services.realtime), ShutdownService(logger: logger) { try await services.shutdown() })
+    // Graceful shutdown goes through services in reverse order, each finishing before the next:
+    // the workers stop, then the database and provider connections close.
+    app.addServices(
+        ShutdownService(logger: logger) { try await services.shutdown() },
+        RealtimeBackgroundService(realtime: services.realtime),
+        DeliveryEngineService(engine: services.engine, logger: logger),
+        MaintenanceService(services: services, logger: logger)
+    )
     return app
 }
 

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldModels
 import HeraldProviders
 import HeraldStorage
 import Logging
@@ -15,6 +16,11 @@ public struct HeraldServices: Sendable {
     public let gateway: ProviderGateway
     public let testSends: TestSends
     public let realtime: RealtimeService
+    public let engine: DeliveryEngine
+    public let intake: EventIntake
+    public let preferences: PreferenceManagement
+    public let templates: TemplateManagement
+    let clock: any WallClock
 
     public init(store: SQLStore, configuration: HeraldConfiguration, clock: any WallClock = SystemWallClock()) throws {
         let hasher = SHA256SecretHasher()
@@ -36,19 +42,62 @@ public struct HeraldServices: Sendable {
         // Several processes share presence through PostgreSQL; one process keeps it in memory.
         let presence: any PresenceStore = store.isShared ? store : MemoryPresenceStore()
         self.realtime = RealtimeService(store: presence, bus: store.messageBus, apps: store, settings: configuration.realtime, clock: clock)
+        let observer = MetricsObserver()
+        self.engine = DeliveryEngine(ports: EnginePorts(
+            apps: store, groups: store, providers: store, tokens: store, events: store, deliveries: store, preferences: store,
+            templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, observer: observer
+        ), clock: clock)
+        self.intake = EventIntake(events: store, observer: observer, clock: clock)
+        self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
+        self.templates = TemplateManagement(apps: store, templates: store, clock: clock)
+        self.clock = clock
     }
 
-    /// Logs a session out (its push tokens go with it) and closes its sockets, wherever they are.
+    /// Stores posted events and wakes the fan-out.
+    public func acceptEvents(appId: String, body: JSONValue) async throws -> [String] {
+        let ids = try await intake.accept(appId: appId, body: body)
+        await engine.eventsAccepted()
+        return ids
+    }
+
+    /// Logs a session out (its push tokens go with it), tells its devices with a silent push
+    /// (seed 003's "gone"), and closes its sockets, wherever they are.
     public func closeSession(appId: String, uid: String, sessionId: String, reason: String) async throws {
+        let devices = try await store.tokens(appId: appId, sessionId: sessionId)
         try await sessions.close(appId: appId, uid: uid, sessionId: sessionId)
-        await realtime.revoke(appId: appId, sessionId: sessionId, reason: reason)
+        try await announceEnd(appId: appId, uid: uid, sessionId: sessionId, reason: reason, devices: devices)
     }
 
-    /// Deletes a user with everything theirs, and closes their sockets.
+    /// Deletes a user with everything theirs, and tells and closes each of their sessions.
     public func deleteUser(appId: String, uid: String) async throws {
         let live = (try? await store.sessions(appId: appId, uid: uid)) ?? []
+        var devices: [String: [PushToken]] = [:]
+        for session in live { devices[session.id] = try await store.tokens(appId: appId, sessionId: session.id) }
         try await directory.deleteUser(appId: appId, uid: uid)
-        for session in live { await realtime.revoke(appId: appId, sessionId: session.id, reason: "user deleted") }
+        for session in live {
+            try await announceEnd(appId: appId, uid: uid, sessionId: session.id, reason: "user deleted", devices: devices[session.id] ?? [])
+        }
+    }
+
+    /// Logs out the sessions whose time ran out.
+    public func expireSessions() async throws {
+        for session in try await store.expiredSessions(before: clock.now(), limit: 100) {
+            let devices = try await store.tokens(appId: session.appId, sessionId: session.id)
+            guard try await store.deleteSession(appId: session.appId, uid: session.uid, sessionId: session.id) else { continue }
+            try await announceEnd(appId: session.appId, uid: session.uid, sessionId: session.id, reason: "session expired", devices: devices)
+        }
+    }
+
+    private func announceEnd(appId: String, uid: String, sessionId: String, reason: String, devices: [PushToken]) async throws {
+        if !devices.isEmpty {
+            let event = ChatEvent(id: "evt_" + Identifier.hex(bytes: 12), appId: appId, clientId: nil, receivedAt: clock.now(), body: .session(
+                SessionEvent(uid: uid, sessionId: sessionId, reason: reason,
+                             devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) })
+            ))
+            _ = try await store.insertEvents([event])
+            await engine.eventsAccepted()
+        }
+        await realtime.revoke(appId: appId, sessionId: sessionId, reason: reason)
     }
 
     /// Closes provider connections, then the database.

@@ -91,6 +91,53 @@ extension SQLStore {
             CREATE TABLE realtime_payloads (id TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at BIGINT NOT NULL)
             """,
         ]),
+        Migration(version: 4, name: "notification engine", statements: [
+            "ALTER TABLE chat_groups ADD COLUMN owner TEXT",
+            """
+            CREATE TABLE events (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, client_id TEXT, type TEXT NOT NULL, body TEXT NOT NULL,
+                received_at BIGINT NOT NULL, status TEXT NOT NULL, cursor TEXT, lease_until BIGINT,
+                recipients INTEGER NOT NULL DEFAULT 0, finished_at BIGINT)
+            """,
+            "CREATE UNIQUE INDEX events_by_client_id ON events (app_id, client_id) WHERE client_id IS NOT NULL",
+            "CREATE INDEX events_to_fan_out ON events (status, received_at)",
+            "CREATE INDEX events_by_app ON events (app_id, received_at)",
+            """
+            CREATE TABLE deliveries (
+                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, event_id TEXT NOT NULL, uid TEXT NOT NULL,
+                channel TEXT NOT NULL, target TEXT NOT NULL, session_id TEXT, provider_id TEXT, platform TEXT, route TEXT,
+                locale TEXT, badge INTEGER, unread INTEGER,
+                status TEXT NOT NULL, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT, lease_until BIGINT, expires_at BIGINT,
+                provider_status INTEGER, provider_message_id TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            "CREATE UNIQUE INDEX deliveries_once ON deliveries (event_id, uid, target)",
+            "CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at)",
+            "CREATE INDEX deliveries_by_user ON deliveries (app_id, uid, created_at)",
+            "CREATE INDEX deliveries_by_app ON deliveries (app_id, created_at)",
+            """
+            CREATE TABLE preferences (
+                app_id TEXT NOT NULL, uid TEXT NOT NULL, prefs TEXT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, uid))
+            """,
+            """
+            CREATE TABLE mutes (
+                app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, until BIGINT, created_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, uid, conversation_id))
+            """,
+            """
+            CREATE TABLE push_templates (
+                app_id TEXT NOT NULL, event_type TEXT NOT NULL, receiver_type TEXT NOT NULL, locale TEXT NOT NULL,
+                template TEXT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, event_type, receiver_type, locale))
+            """,
+            """
+            CREATE TABLE unread_counts (
+                app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, count INTEGER NOT NULL,
+                updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, uid, conversation_id))
+            """,
+        ]),
     ]
 
     /// Every migration's version, in order.

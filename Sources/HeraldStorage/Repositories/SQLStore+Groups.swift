@@ -12,12 +12,12 @@ extension SQLStore: GroupRepository {
         let metadata = try group.metadata.map { try JSONValue.object($0).jsonText() }
         return try await read { db in
             try await db.raw("""
-                INSERT INTO chat_groups (app_id, guid, name, icon, type, password_hash, metadata, created_at, updated_at)
+                INSERT INTO chat_groups (app_id, guid, name, icon, type, password_hash, metadata, owner, created_at, updated_at)
                 VALUES (\(bind: appId), \(bind: group.guid), \(bind: group.name), \(bind: group.icon), \(bind: group.type.rawValue),
-                        \(bind: group.passwordHash), \(bind: metadata), \(bind: group.createdAt.ms), \(bind: group.updatedAt.ms))
+                        \(bind: group.passwordHash), \(bind: metadata), \(bind: group.owner), \(bind: group.createdAt.ms), \(bind: group.updatedAt.ms))
                 ON CONFLICT (app_id, guid) DO UPDATE SET
                     name = excluded.name, icon = excluded.icon, type = excluded.type, password_hash = excluded.password_hash,
-                    metadata = excluded.metadata, updated_at = excluded.updated_at
+                    metadata = excluded.metadata, owner = excluded.owner, updated_at = excluded.updated_at
                 """).run()
             guard let stored = try await Self.group(db, appId: appId, guid: group.guid) else {
                 throw HeraldError(.internal, "the group was not stored")
@@ -100,7 +100,7 @@ extension SQLStore: GroupRepository {
         return Group(
             guid: try row.string("guid"), name: try row.string("name"), icon: try row.optionalString("icon"),
             type: GroupType(rawValue: try row.string("type")) ?? .public, passwordHash: try row.optionalString("password_hash"),
-            metadata: try object(try row.optionalString("metadata")), membersCount: count,
+            metadata: try object(try row.optionalString("metadata")), membersCount: count, owner: try row.optionalString("owner"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
     }

@@ -27,6 +27,23 @@ extension SQLStore: ProviderRepository {
         }
     }
 
+    public func markProviderBroken(appId: String, providerId: String, reason: String, at date: Date, version: Date) async throws {
+        try await transaction { db in
+            guard let row = try await db.raw("""
+                SELECT * FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)\(unsafeRaw: self.forUpdate)
+                """).first() else { return }
+            var credential = try Self.provider(row)
+            // A credential changed since the failing push was made is the operator's fix: leave it be.
+            guard credential.updatedAt.ms == version.ms, credential.config.brokenReason == nil else { return }
+            credential.config.brokenReason = String(reason.prefix(500))
+            credential.config.brokenAt = date
+            try await db.raw("""
+                UPDATE providers SET config = \(bind: try StoredJSON.text(credential.config))
+                WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)
+                """).run()
+        }
+    }
+
     public func provider(appId: String, providerId: String) async throws -> ProviderCredential? {
         try await read { db in
             try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)")

@@ -38,6 +38,14 @@ extension SQLStore: SessionRepository {
         }
     }
 
+    public func expiredSessions(before date: Date, limit: Int) async throws -> [Session] {
+        try await read { db in
+            try await db.raw("""
+                SELECT * FROM sessions WHERE expires_at IS NOT NULL AND expires_at < \(bind: date.ms) ORDER BY expires_at LIMIT \(bind: limit)
+                """).all().map(Self.session)
+        }
+    }
+
     static func session(_ row: any SQLRow) throws -> Session {
         Session(
             id: try row.string("id"), appId: try row.string("app_id"), uid: try row.string("uid"),

@@ -1,0 +1,126 @@
+import Foundation
+import HeraldModels
+
+/// What Herald knows about one recipient when it decides.
+public struct RecipientFacts: Sendable {
+    public var uid: String
+    public var user: User?
+    /// The user's preferences over the app's defaults.
+    public var preferences: NotificationPreferences
+    public var mutes: [ConversationMute]
+    /// The recipient's online presence rows (grace period applied).
+    public var presence: [PresenceRecord]
+    public var tokens: [PushToken]
+
+    public init(uid: String, user: User? = nil, preferences: NotificationPreferences = .init(), mutes: [ConversationMute] = [],
+                presence: [PresenceRecord] = [], tokens: [PushToken] = []) {
+        self.uid = uid
+        self.user = user
+        self.preferences = preferences
+        self.mutes = mutes
+        self.presence = presence
+        self.tokens = tokens
+    }
+}
+
+/// One token to push to, and how.
+public struct PushChoice: Sendable, Equatable {
+    public var token: PushToken
+    public var route: PushRoute
+
+    public init(token: PushToken, route: PushRoute) {
+        self.token = token
+        self.route = route
+    }
+}
+
+/// The decision for one recipient, with the reason it is recorded with.
+public enum Decision: Sendable, Equatable {
+    /// Not told: `push_disabled`, `suppressed`, `preference_off`, `mentions_only`, `muted`,
+    /// `do_not_disturb`, `no_tokens`.
+    case skip(reason: String)
+    /// Told over these open WebSockets instead of a push (`online`).
+    case inApp(sessions: [String])
+    /// Pushed to these tokens and webhooks; under `any_offline`, online sessions get it in-app too.
+    case push(choices: [PushChoice], webhooks: [String], inAppSessions: [String])
+}
+
+/// The decisions of the delivery engine, in the order the issue gives: push enabled for the app,
+/// preferences (event type, mentions-only, mute, do-not-disturb, suppressPush), presence under the
+/// multi-device policy, then tokens.
+public enum Decider {
+    public static func decide(_ event: ResolvedEvent, _ recipient: RecipientFacts, settings: PushSettings,
+                              providers: [String: ProviderCredential], now: Date) -> Decision {
+        guard settings.enabled else { return .skip(reason: "push_disabled") }
+        if case .message(let message) = event.event.body, message.suppressPush { return .skip(reason: "suppressed") }
+        let preferences = recipient.preferences
+        if !preferences.allows(event.templateType) { return .skip(reason: "preference_off") }
+        if case .message(let message) = event.event.body, message.receiverType == .group, preferences.groupMentionsOnly == true,
+           !message.mentions.contains(recipient.uid) {
+            return .skip(reason: "mentions_only")
+        }
+        if recipient.mutes.contains(where: { $0.conversationId == event.conversationId && $0.isActive(at: now) }) {
+            return .skip(reason: "muted")
+        }
+        if preferences.isQuiet(at: now, timeZone: recipient.user?.timeZone, isCall: event.isCall) {
+            return .skip(reason: "do_not_disturb")
+        }
+
+        let online = Set(recipient.presence.map(\.sessionId))
+        let connected = Array(Set(recipient.presence.filter(\.isConnected).map(\.sessionId))).sorted()
+        var tokens = recipient.tokens
+        switch settings.multiDevicePolicy {
+        case .allOffline:
+            if !online.isEmpty { return .inApp(sessions: connected) }
+        case .anyOffline:
+            tokens = tokens.filter { !online.contains($0.sessionId) }
+        }
+        let usable = tokens.filter { token in providers[token.providerId].map { $0.config.enabled && !$0.isBroken } ?? false }
+        let choices = routes(for: event, usable)
+        let webhooks = providers.values.filter { $0.kind == .custom && $0.config.enabled && !$0.isBroken }.map(\.providerId).sorted()
+        if choices.isEmpty && webhooks.isEmpty {
+            return connected.isEmpty ? .skip(reason: recipient.tokens.isEmpty ? "no_tokens" : "no_usable_tokens") : .inApp(sessions: connected)
+        }
+        return .push(choices: choices, webhooks: webhooks, inAppSessions: connected)
+    }
+
+    /// Which tokens an event goes to, and how. Chat events go to device tokens as alerts. A call
+    /// being set up goes to each device's VoIP token when it has one (seed 003: PushKit for
+    /// CallKit), else as an alert; any other call action is a background update.
+    static func routes(for event: ResolvedEvent, _ tokens: [PushToken]) -> [PushChoice] {
+        guard case .call(let call) = event.event.body else {
+            return tokens.filter { $0.kind != .apnsVoIP }.map { PushChoice(token: $0, route: .alert) }
+        }
+        guard call.callAction == .initiated else {
+            return tokens.filter { $0.kind != .apnsVoIP }.map { PushChoice(token: $0, route: .background) }
+        }
+        let sessionsWithVoIP = Set(tokens.filter { $0.kind == .apnsVoIP }.map(\.sessionId))
+        return tokens.compactMap { token in
+            switch token.kind {
+            case .apnsVoIP: return PushChoice(token: token, route: .voip)
+            case .apnsDevice: return sessionsWithVoIP.contains(token.sessionId) ? nil : PushChoice(token: token, route: .alert)
+            case .fcm, .hms: return PushChoice(token: token, route: .alert)
+            }
+        }
+    }
+}
+
+/// When and whether to try again.
+public struct RetryPolicy: Sendable {
+    public var base: TimeInterval = 2
+    public var factor: Double = 2
+    public var maximum: TimeInterval = 15 * 60
+    /// ± this fraction of the delay, so that a thousand retries do not land at once.
+    public var jitter: Double = 0.2
+    public var maxAttempts = 12
+
+    public init() {}
+
+    /// The wait before attempt `attempts + 1`; never shorter than the provider's Retry-After.
+    public func delay(afterAttempts attempts: Int, retryAfter: Duration?, random: Double = Double.random(in: -1...1)) -> TimeInterval {
+        let exponential = min(maximum, base * pow(factor, Double(max(0, attempts - 1))))
+        let jittered = exponential * (1 + jitter * random)
+        let floor = retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+        return max(jittered, floor)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HeraldModels
+
+/// Sends claimed deliveries and decides what becomes of each: delivered; tried again later with
+/// exponential backoff and jitter, never before the provider's Retry-After; dropped as expired
+/// when it would arrive too late; failed with the provider's reason — pruning tokens the provider
+/// declares dead, and setting aside credentials it declares broken.
+public struct Dispatcher: Sendable {
+    let ports: EnginePorts
+    let context: EngineContext
+    let clock: any WallClock
+    public var retry: RetryPolicy
+
+    public init(ports: EnginePorts, context: EngineContext, clock: any WallClock = SystemWallClock(), retry: RetryPolicy = .init()) {
+        self.ports = ports
+        self.context = context
+        self.clock = clock
+        self.retry = retry
+    }
+
+    /// Sends and records; returns the updates recorded.
+    @discardableResult
+    public func dispatchAndRecord(_ deliveries: [Delivery]) async throws -> [DeliveryUpdate] {
+        let updates = await dispatch(deliveries)
+        try await ports.deliveries.updateDeliveries(updates)
+        return updates
+    }
+
+    /// Sends the deliveries, grouped by credential, each group as one batch.
+    public func dispatch(_ deliveries: [Delivery]) async -> [DeliveryUpdate] {
+        let groups = Dictionary(grouping: deliveries) { $0.appId + "\u{0}" + ($0.providerId ?? "") }
+        return await withTaskGroup(of: [DeliveryUpdate].self) { group in
+            for batch in groups.values {
+                group.addTask { await dispatch(credentialBatch: batch) }
+            }
+            var updates: [DeliveryUpdate] = []
+            for await part in group { updates += part }
+            return updates
+        }
+    }
+
+    /// Deliveries of one app through one provider.
+    func dispatch(credentialBatch deliveries: [Delivery]) async -> [DeliveryUpdate] {
+        let now = clock.now()
+        let first = deliveries[0]
+        let snapshot: AppSnapshot?
+        do {
+            snapshot = try await context.app(first.appId)
+        } catch {
+            return deliveries.map { later($0, reason: "the app could not be read: \(error)", retryAfter: nil, now: now) }
+        }
+        guard let snapshot, let providerId = first.providerId, let credential = snapshot.providers[providerId] else {
+            return deliveries.map { final($0, .failed, reason: "provider_deleted", now: now) }
+        }
+        guard !credential.isBroken else {
+            return deliveries.map { final($0, .failed, reason: "credential_broken: " + (credential.config.brokenReason ?? ""), now: now) }
+        }
+        guard credential.config.enabled else { return deliveries.map { final($0, .failed, reason: "provider_disabled", now: now) } }
+
+        var updates: [DeliveryUpdate] = []
+        var sendable: [(Delivery, OutgoingPush)] = []
+        for delivery in deliveries {
+            if let expiresAt = delivery.expiresAt, expiresAt <= now {
+                updates.append(final(delivery, .expired, reason: "expired before it could be delivered", now: now))
+                ports.observer.attempted(provider: credential.kind.rawValue, outcome: "expired", reason: nil)
+                continue
+            }
+            switch await push(for: delivery, snapshot: snapshot, credential: credential, now: now) {
+            case .success(let push): sendable.append((delivery, push))
+            case .failure(let problem): updates.append(final(delivery, .failed, reason: problem.reason, now: now))
+            }
+        }
+        guard !sendable.isEmpty else { return updates }
+        let results = await ports.gateway.send(sendable.map(\.1), credential: credential)
+        var broken: String?
+        var pruned = Set<String>()
+        for ((delivery, _), result) in zip(sendable, results) {
+            ports.observer.attempted(provider: credential.kind.rawValue, outcome: result.outcome.name, reason: result.reason)
+            let attempts = delivery.attempts + 1
+            switch result.outcome {
+            case .delivered:
+                updates.append(DeliveryUpdate(id: delivery.id, status: .delivered, attempts: attempts, providerStatus: result.providerStatus,
+                                              providerMessageId: result.providerMessageId, at: now))
+            case .retryLater(let after):
+                var next = delivery
+                next.attempts = attempts
+                updates.append(later(next, reason: result.reason ?? "retry later", retryAfter: after, providerStatus: result.providerStatus, now: now))
+            case .tokenInvalid(let since, let hint):
+                updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: "token_invalid: " + (result.reason ?? "invalid") + (hint.map { " (\($0))" } ?? ""),
+                                              attempts: attempts, providerStatus: result.providerStatus, at: now))
+                if delivery.channel == .push, pruned.insert(delivery.target).inserted {
+                    _ = try? await ports.tokens.prune(appId: delivery.appId, token: delivery.target, reason: result.reason ?? "invalid",
+                                                      hint: hint, invalidSince: since, at: now)
+                }
+            case .credentialBroken:
+                broken = result.reason ?? "the provider refused the credential"
+                updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: "credential_broken: " + (result.reason ?? ""),
+                                              attempts: attempts, providerStatus: result.providerStatus, at: now))
+            case .failed:
+                updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: result.reason ?? "failed", attempts: attempts,
+                                              providerStatus: result.providerStatus, at: now))
+            }
+        }
+        if let broken {
+            try? await ports.providers.markProviderBroken(appId: credential.appId, providerId: credential.providerId, reason: broken,
+                                                          at: now, version: credential.updatedAt)
+            await context.invalidate(appId: credential.appId)
+        }
+        return updates
+    }
+
+    struct Problem: Error {
+        var reason: String
+    }
+
+    /// The push for one delivery, rebuilt from its event (so a retry after a restart sends what
+    /// the first attempt would have).
+    func push(for delivery: Delivery, snapshot: AppSnapshot, credential: ProviderCredential, now: Date) async -> Result<OutgoingPush, Problem> {
+        let event: ResolvedEvent?
+        do {
+            event = try await context.resolvedEvent(appId: delivery.appId, eventId: delivery.eventId)
+        } catch {
+            return .failure(Problem(reason: "the event could not be read: \(error)"))
+        }
+        guard let event else { return .failure(Problem(reason: "the event is gone")) }
+        if case .session(let session) = event.event.body {
+            guard let platform = delivery.platform,
+                  let push = PushPayloads.sessionEnded(session, device: .init(token: delivery.target, providerId: credential.providerId, platform: platform),
+                                                       expiresAt: delivery.expiresAt) else {
+                return .failure(Problem(reason: "no silent push for this token"))
+            }
+            return .success(push)
+        }
+        let text = await context.text(event, locale: delivery.locale, snapshot: snapshot)
+        let push = PushContext(event: event, text: text, settings: snapshot.settings, badge: delivery.badge, unread: delivery.unread,
+                               expiresAt: delivery.expiresAt, now: now)
+        switch delivery.channel {
+        case .webhook:
+            return .success(PushPayloads.webhook(push, uid: delivery.uid))
+        case .push:
+            guard let platform = delivery.platform else { return .failure(Problem(reason: "the delivery has no platform")) }
+            guard platform.tokenKind.providerKind == credential.kind else {
+                return .failure(Problem(reason: "provider \(credential.providerId) is \(credential.kind.rawValue), not \(platform.tokenKind.providerKind.rawValue)"))
+            }
+            return .success(PushPayloads.push(push, token: delivery.target, platform: platform, route: delivery.route ?? .alert, provider: credential.config))
+        case .inapp, .none:
+            return .failure(Problem(reason: "not a push"))
+        }
+    }
+
+    /// A retry later, or the end when attempts ran out or the next one would be too late.
+    func later(_ delivery: Delivery, reason: String, retryAfter: Duration?, providerStatus: Int? = nil, now: Date) -> DeliveryUpdate {
+        guard delivery.attempts < retry.maxAttempts else {
+            return DeliveryUpdate(id: delivery.id, status: .failed, reason: "gave up after \(delivery.attempts) attempts: \(reason)",
+                                  attempts: delivery.attempts, providerStatus: providerStatus, at: now)
+        }
+        let next = now.addingTimeInterval(retry.delay(afterAttempts: max(1, delivery.attempts), retryAfter: retryAfter))
+        if let expiresAt = delivery.expiresAt, next >= expiresAt {
+            return DeliveryUpdate(id: delivery.id, status: .expired, reason: "expired while waiting to retry: \(reason)", attempts: delivery.attempts,
+                                  providerStatus: providerStatus, at: now)
+        }
+        return DeliveryUpdate(id: delivery.id, status: .pending, reason: reason, attempts: delivery.attempts, nextAttemptAt: next,
+                              providerStatus: providerStatus, at: now)
+    }
+
+    func final(_ delivery: Delivery, _ status: DeliveryStatus, reason: String, now: Date) -> DeliveryUpdate {
+        DeliveryUpdate(id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, at: now)
+    }
+}

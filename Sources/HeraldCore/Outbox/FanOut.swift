@@ -1,0 +1,255 @@
+import Foundation
+import HeraldModels
+
+/// Turns stored events into deliveries: claims events, works out one page of recipients per
+/// event (a group's members 1,000 at a time, never all in memory), decides for each recipient
+/// with every lookup made in bulk for the whole batch, and commits each step with the event's
+/// new cursor in one transaction — a process killed mid-way resumes from the last committed page
+/// and never stores a delivery twice. Pushes decided here are stored already claimed, so the
+/// caller sends them at once; in-app deliveries go out after the commit.
+public struct FanOut: Sendable {
+    let ports: EnginePorts
+    let context: EngineContext
+    let clock: any WallClock
+    public var pageSize: Int
+    /// How long a claimed event or delivery is ours before another worker may take it over.
+    public var lease: TimeInterval
+
+    public init(ports: EnginePorts, context: EngineContext, clock: any WallClock = SystemWallClock(), pageSize: Int = 1_000, lease: TimeInterval = 60) {
+        self.ports = ports
+        self.context = context
+        self.clock = clock
+        self.pageSize = pageSize
+        self.lease = lease
+    }
+
+    public struct Result: Sendable {
+        /// Events claimed.
+        public var events: Int
+        /// Push and webhook deliveries stored claimed, to send now.
+        public var toSend: [Delivery]
+    }
+
+    /// Claims up to `limit` events and takes one fan-out step for each.
+    public func runOnce(limit: Int) async throws -> Result {
+        let now = clock.now()
+        let claimed = try await ports.events.claimEvents(limit: limit, now: now, leaseUntil: now.addingTimeInterval(lease))
+        guard !claimed.isEmpty else { return Result(events: 0, toSend: []) }
+        var plan = Plan()
+        for (appId, events) in Dictionary(grouping: claimed, by: \.event.appId) {
+            try await self.plan(appId: appId, events: events, now: now, into: &plan)
+        }
+        let stored = try await ports.events.commitFanOut(plan.steps, at: now)
+        for item in plan.inApp {
+            _ = await ports.realtime.deliver(item.envelope, appId: item.appId, sessionIds: item.sessions)
+        }
+        // A push stored before a crash is the outbox's to send again (its lease runs out): not ours.
+        return Result(events: claimed.count, toSend: plan.toSend.filter { stored.contains($0.id) })
+    }
+
+    struct Plan {
+        var steps: [FanOutStep] = []
+        var toSend: [Delivery] = []
+        var inApp: [(appId: String, envelope: RealtimeEnvelope, sessions: [String])] = []
+    }
+
+    /// One page of recipients of one event.
+    struct Page {
+        var stored: StoredEvent
+        var recipients: [String]
+        var cursor: String?
+        var done: Bool
+    }
+
+    func plan(appId: String, events: [StoredEvent], now: Date, into plan: inout Plan) async throws {
+        let leaseUntil = now.addingTimeInterval(lease)
+        guard let snapshot = try await context.app(appId) else {
+            plan.steps += events.map { FanOutStep(appId: appId, eventId: $0.event.id, done: true, recipients: 0, leaseUntil: leaseUntil) }
+            return
+        }
+        let settings = snapshot.settings
+        var pages: [Page] = []
+        for stored in events { pages.append(try await page(of: stored, appId: appId)) }
+
+        let recipientUids = Array(Set(pages.flatMap(\.recipients)))
+        let named = Set(events.flatMap { ResolvedEvent.namedUids($0.event) })
+        let users = try await ports.directory.users(appId: appId, uids: Array(named.union(recipientUids)))
+        var groups: [String: Group] = [:]
+        for guid in Set(events.compactMap { ResolvedEvent.namedGroup($0.event) }) {
+            groups[guid] = try await ports.groups.group(appId: appId, guid: guid)
+        }
+        let lookups = try await Lookups.load(ports: ports, appId: appId, uids: recipientUids, settings: settings)
+        var unread = lookups.unread
+
+        for page in pages {
+            let event = ResolvedEvent.resolve(page.stored.event, app: snapshot.app, users: users,
+                                              group: ResolvedEvent.namedGroup(page.stored.event).flatMap { groups[$0] })
+            await context.remember(event)
+            var step = FanOutStep(appId: appId, eventId: event.event.id, cursor: page.cursor, done: page.done, recipients: page.recipients.count, leaseUntil: leaseUntil)
+            switch event.event.body {
+            case .read(let read):
+                step.unreadResets = [UnreadKey(uid: read.uid, conversationId: read.conversationId)]
+            case .session(let session):
+                step.deliveries = sessionDeliveries(session, event: event.event, settings: settings, now: now)
+                plan.toSend += step.deliveries.filter { $0.status == .sending }
+            default:
+                let expiresAt = now.addingTimeInterval(TimeInterval(event.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds))
+                var inApp: [String: [String]] = [:]   // locale → sessions
+                for uid in page.recipients {
+                    let facts = RecipientFacts(
+                        uid: uid, user: users[uid], preferences: (lookups.preferences[uid] ?? .init()).over(settings.defaultPreferences),
+                        mutes: lookups.mutes[uid] ?? [], presence: lookups.presence[uid] ?? [], tokens: lookups.tokens[uid] ?? []
+                    )
+                    let decision = Decider.decide(event, facts, settings: settings, providers: snapshot.providers, now: now)
+                    var counts = unread[uid] ?? [:]
+                    if case .message(let message) = event.event.body, message.action == .new, !decision.isSkip {
+                        counts[event.conversationId, default: 0] += 1
+                        step.unreadIncrements.append(UnreadKey(uid: uid, conversationId: event.conversationId))
+                        unread[uid] = counts
+                    }
+                    let badge = settings.badge ? counts.values.reduce(0, +) : nil
+                    let made = deliveries(for: decision, event: event, uid: uid, locale: users[uid]?.locale, badge: badge,
+                                          unread: counts[event.conversationId], expiresAt: expiresAt, now: now)
+                    step.deliveries += made
+                    plan.toSend += made.filter { $0.status == .sending }
+                    if let sessions = decision.inAppSessions, !sessions.isEmpty { inApp[users[uid]?.locale ?? "", default: []] += sessions }
+                    ports.observer.decided(decision.name, eventType: event.templateType)
+                }
+                for (locale, sessions) in inApp {
+                    let text = await context.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)
+                    let details = NotificationDetails.build(event, text: text, settings: settings, unread: nil)
+                    plan.inApp.append((appId, .event(.init(eventId: event.event.id, eventType: event.templateType, payload: details)), sessions))
+                }
+            }
+            plan.steps.append(step)
+        }
+    }
+
+    /// The next page of an event's recipients: the direct ones on the first page, then the
+    /// group's members after the cursor (without the one who acted, or anyone told already).
+    func page(of stored: StoredEvent, appId: String) async throws -> Page {
+        let (direct, guid, except) = Recipients.direct(stored.event)
+        var recipients = stored.cursor == nil ? direct : []
+        guard let guid else { return Page(stored: stored, recipients: recipients, cursor: nil, done: true) }
+        let members = try await ports.groups.members(appId: appId, guid: guid, afterUid: stored.cursor, limit: pageSize)
+        let skip = Set(direct + (except.map { [$0] } ?? []))
+        recipients += members.map(\.uid).filter { !skip.contains($0) }
+        let full = members.count == pageSize
+        return Page(stored: stored, recipients: recipients, cursor: full ? members.last?.uid : nil, done: !full)
+    }
+
+    func deliveries(for decision: Decision, event: ResolvedEvent, uid: String, locale: String?, badge: Int?, unread: Int?,
+                    expiresAt: Date, now: Date) -> [Delivery] {
+        let base = Delivery(appId: event.event.appId, eventId: event.event.id, uid: uid, channel: .none, target: "-", locale: locale,
+                            badge: badge, unread: unread, status: .skipped, createdAt: now)
+        switch decision {
+        case .skip(let reason):
+            var row = base
+            row.reason = reason
+            return [row]
+        case .inApp(let sessions):
+            var row = base
+            row.channel = .inapp
+            row.target = "inapp"
+            row.status = .inapp
+            row.reason = "online (\(sessions.count) session\(sessions.count == 1 ? "" : "s"))"
+            return [row]
+        case .push(let choices, let webhooks, let sessions):
+            var rows: [Delivery] = []
+            for choice in choices {
+                var row = base
+                row.id = "dlv_" + Identifier.hex(bytes: 10)
+                row.channel = .push
+                row.target = choice.token.token
+                row.sessionId = choice.token.sessionId
+                row.providerId = choice.token.providerId
+                row.platform = choice.token.platform
+                row.route = choice.route
+                row.status = .sending
+                row.reason = nil
+                row.leaseUntil = now.addingTimeInterval(lease)
+                row.expiresAt = expiresAt
+                rows.append(row)
+            }
+            for providerId in webhooks {
+                var row = base
+                row.id = "dlv_" + Identifier.hex(bytes: 10)
+                row.channel = .webhook
+                row.target = "webhook:" + providerId
+                row.providerId = providerId
+                row.status = .sending
+                row.reason = nil
+                row.leaseUntil = now.addingTimeInterval(lease)
+                row.expiresAt = expiresAt
+                rows.append(row)
+            }
+            if !sessions.isEmpty {
+                var row = base
+                row.id = "dlv_" + Identifier.hex(bytes: 10)
+                row.channel = .inapp
+                row.target = "inapp"
+                row.status = .inapp
+                row.reason = "online (\(sessions.count) session\(sessions.count == 1 ? "" : "s"))"
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
+    /// Seed 003's silent notification to each device of a session that ended (VoIP tokens excluded).
+    func sessionDeliveries(_ session: SessionEvent, event: ChatEvent, settings: PushSettings, now: Date) -> [Delivery] {
+        guard settings.enabled else {
+            return [Delivery(appId: event.appId, eventId: event.id, uid: session.uid, channel: .none, target: "-", status: .skipped,
+                             reason: "push_disabled", createdAt: now)]
+        }
+        return session.devices.filter { $0.platform.tokenKind != .apnsVoIP }.map { device in
+            Delivery(appId: event.appId, eventId: event.id, uid: session.uid, channel: .push, target: device.token, sessionId: session.sessionId,
+                     providerId: device.providerId, platform: device.platform, route: .background, status: .sending,
+                     leaseUntil: now.addingTimeInterval(lease), expiresAt: now.addingTimeInterval(3_600), createdAt: now)
+        }
+    }
+}
+
+/// The fan-out's bulk reads for one page of recipients.
+struct Lookups {
+    var preferences: [String: NotificationPreferences] = [:]
+    var mutes: [String: [ConversationMute]] = [:]
+    var presence: [String: [PresenceRecord]] = [:]
+    var tokens: [String: [PushToken]] = [:]
+    var unread: [String: [String: Int]] = [:]
+
+    static func load(ports: EnginePorts, appId: String, uids: [String], settings: PushSettings) async throws -> Lookups {
+        guard !uids.isEmpty else { return Lookups() }
+        var lookups = Lookups()
+        lookups.preferences = try await ports.preferences.preferences(appId: appId, uids: uids)
+        lookups.mutes = try await ports.preferences.mutes(appId: appId, uids: uids)
+        lookups.presence = try await ports.presence.onlineSessions(appId: appId, uids: uids)
+        lookups.tokens = Dictionary(grouping: try await ports.directory.tokens(appId: appId, uids: uids), by: \.uid)
+        lookups.unread = try await ports.unread.unreadCounts(appId: appId, uids: uids)
+        return lookups
+    }
+}
+
+extension Decision {
+    var isSkip: Bool {
+        if case .skip = self { return true }
+        return false
+    }
+
+    /// The decision as counted: `push`, `inapp` or the skip reason.
+    var name: String {
+        switch self {
+        case .skip(let reason): reason
+        case .inApp: "inapp"
+        case .push: "push"
+        }
+    }
+
+    var inAppSessions: [String]? {
+        switch self {
+        case .skip: nil
+        case .inApp(let sessions): sessions
+        case .push(_, _, let sessions): sessions
+        }
+    }
+}

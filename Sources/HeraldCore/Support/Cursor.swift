@@ -1,0 +1,15 @@
+import Foundation
+
+/// Opaque paging cursors: base64url of the last key seen.
+public enum Cursor {
+    public static func encode(_ key: String) -> String {
+        Base64URL.encode(Data(key.utf8))
+    }
+
+    public static func decode(_ cursor: String) throws -> String {
+        guard let data = Base64URL.decode(cursor), let key = String(data: data, encoding: .utf8), !key.isEmpty else {
+            throw HeraldError.invalidField("cursor", "is not a cursor this API returned")
+        }
+        return key
+    }
+}

@@ -1,0 +1,27 @@
+import HeraldCore
+import Metrics
+
+/// The engine's counters for Prometheus: decisions by event type, push attempts by provider,
+/// outcome and reason, events accepted.
+struct MetricsObserver: EngineObserver {
+    func decided(_ decision: String, eventType: String) {
+        Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType)]).increment()
+    }
+
+    func attempted(provider: String, outcome: String, reason: String?) {
+        Counter(label: "herald_push_attempts_total", dimensions: [("provider", provider), ("outcome", outcome), ("reason", Self.label(reason))]).increment()
+    }
+
+    func accepted(events: Int) {
+        Counter(label: "herald_events_accepted_total").increment(by: Int64(events))
+    }
+
+    /// A reason as a label of bounded variety: the provider's code (`BadDeviceToken`,
+    /// `UNREGISTERED`, `80300007`), or the kind of local failure.
+    static func label(_ reason: String?) -> String {
+        guard let reason, !reason.isEmpty else { return "none" }
+        if reason.hasPrefix("transport") { return "transport" }
+        let code = reason.prefix { $0 != ":" && $0 != " " && $0 != "(" }
+        return String(code.prefix(40))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A nudge for a worker loop: `poke()` wakes one that waits (or the next one to wait), and a
+/// wait ends by itself after its timeout.
+actor Wakeup {
+    private var pending = false
+    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextId = 0
+
+    func poke() {
+        guard !waiters.isEmpty else {
+            pending = true
+            return
+        }
+        let all = waiters
+        waiters = [:]
+        for continuation in all.values { continuation.resume() }
+    }
+
+    func wait(timeout: Duration) async {
+        if pending {
+            pending = false
+            return
+        }
+        let id = nextId
+        nextId += 1
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(id)
+        }
+        await withCheckedContinuation { continuation in
+            waiters[id] = continuation
+        }
+        timer.cancel()
+    }
+
+    private func expire(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume()
+    }
+}
+
+/// At most `limit` holders at once.
+actor Limiter {
+    private let limit: Int
+    private var held = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ limit: Int) {
+        self.limit = limit
+    }
+
+    func acquire() async {
+        if held < limit {
+            held += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            held -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import SQLKit
+
+/// The outbox and the delivery log.
+extension SQLStore: DeliveryRepository {
+    static let deliveryColumns = [
+        "id", "app_id", "event_id", "uid", "channel", "target", "session_id", "provider_id", "platform", "route", "locale", "badge", "unread",
+        "status", "reason", "attempts", "next_attempt_at", "lease_until", "expires_at", "provider_status", "provider_message_id",
+        "created_at", "updated_at",
+    ]
+
+    static func deliveryRow(_ d: Delivery) throws -> [SQLBind] {
+        [SQLBind(d.id), SQLBind(d.appId), SQLBind(d.eventId), SQLBind(d.uid), SQLBind(d.channel.rawValue), SQLBind(d.target), SQLBind(d.sessionId),
+         SQLBind(d.providerId), SQLBind(d.platform?.rawValue), SQLBind(d.route?.rawValue), SQLBind(d.locale), SQLBind(d.badge), SQLBind(d.unread),
+         SQLBind(d.status.rawValue), SQLBind(d.reason), SQLBind(d.attempts), SQLBind(d.nextAttemptAt?.ms), SQLBind(d.leaseUntil?.ms),
+         SQLBind(d.expiresAt?.ms), SQLBind(d.providerStatus), SQLBind(d.providerMessageId), SQLBind(d.createdAt.ms), SQLBind(d.updatedAt.ms)]
+    }
+
+    public func claimDeliveries(limit: Int, now: Date, leaseUntil: Date) async throws -> [Delivery] {
+        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await transaction { db in
+            try await db.raw("""
+                UPDATE deliveries SET status = 'sending', lease_until = \(bind: leaseUntil.ms)
+                WHERE id IN (
+                    SELECT id FROM deliveries
+                    WHERE (status = 'pending' AND next_attempt_at <= \(bind: now.ms))
+                       OR (status = 'sending' AND lease_until < \(bind: now.ms))
+                    ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                RETURNING *
+                """).all().map(Self.delivery)
+        }
+    }
+
+    public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws {
+        guard !updates.isEmpty else { return }
+        try await transaction { db in
+            for chunk in updates.chunks(of: Self.rowChunk) {
+                // One statement per chunk: an UPDATE joined with a VALUES list (PostgreSQL and SQLite ≥ 3.33).
+                var sql: SQLQueryString = """
+                    UPDATE deliveries SET status = v.column2, reason = v.column3, attempts = v.column4, next_attempt_at = v.column5,
+                        lease_until = NULL, provider_status = COALESCE(v.column6, deliveries.provider_status),
+                        provider_message_id = COALESCE(v.column7, deliveries.provider_message_id), updated_at = v.column8
+                    FROM (VALUES
+                    """
+                for (index, update) in chunk.enumerated() {
+                    sql += """
+                        \(unsafeRaw: index == 0 ? "" : ", ")(\(bind: update.id), \(bind: update.status.rawValue), \(bind: update.reason), \
+                        CAST(\(bind: update.attempts) AS INTEGER), CAST(\(bind: update.nextAttemptAt?.ms) AS BIGINT), \
+                        CAST(\(bind: update.providerStatus) AS INTEGER), \(bind: update.providerMessageId), CAST(\(bind: update.at.ms) AS BIGINT))
+                        """
+                }
+                sql += ") AS v WHERE deliveries.id = v.column1"
+                try await db.raw(sql).run()
+            }
+        }
+    }
+
+    public func deliveries(appId: String, filter: DeliveryFilter, after cursor: String?, limit: Int) async throws -> [Delivery] {
+        try await read { db in
+            var query = db.select().column("*").from("deliveries").where("app_id", .equal, appId)
+            if let uid = filter.uid { query = query.where("uid", .equal, uid) }
+            if let eventId = filter.eventId { query = query.where("event_id", .equal, eventId) }
+            if let status = filter.status { query = query.where("status", .equal, status.rawValue) }
+            if let since = filter.since { query = query.where("created_at", .greaterThanOrEqual, since.ms) }
+            if let cursor {
+                let (createdAt, id) = try Self.deliveryCursor(cursor)
+                query = query.where(group: { group in
+                    group.where("created_at", .lessThan, createdAt).orWhere(group: { $0.where("created_at", .equal, createdAt).where("id", .lessThan, id) })
+                })
+            }
+            return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map(Self.delivery)
+        }
+    }
+
+    public func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int] {
+        try await read { db in
+            var counts: [DeliveryStatus: Int] = [:]
+            for row in try await db.raw("""
+                SELECT status, COUNT(*) AS n FROM deliveries WHERE app_id = \(bind: appId) AND event_id = \(bind: eventId) GROUP BY status
+                """).all() {
+                if let status = DeliveryStatus(rawValue: try row.string("status")) { counts[status] = try row.int("n") }
+            }
+            return counts
+        }
+    }
+
+    public func outboxDepth() async throws -> Int {
+        try await read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending')").first()?.int("n") ?? 0
+        }
+    }
+
+    public func nextDueTime() async throws -> Date? {
+        try await read { db in
+            let row = try await db.raw("""
+                SELECT MIN(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'
+                UNION ALL SELECT MIN(lease_until) AS due FROM deliveries WHERE status = 'sending'
+                """).all()
+            return try row.compactMap { try $0.decode(column: "due", as: Int64?.self) }.min().map { Date(millisecondsSince1970: $0) }
+        }
+    }
+
+    public func purge(appId: String, before: Date) async throws -> Int {
+        try await transaction { db in
+            try await db.raw("DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')").run()
+            return try await db.raw("""
+                DELETE FROM events WHERE app_id = \(bind: appId) AND received_at < \(bind: before.ms) AND status = 'done' RETURNING id
+                """).all().count
+        }
+    }
+
+    /// The cursor after a delivery in the log: its time and id.
+    public static func deliveryCursor(after delivery: Delivery) -> String {
+        Cursor.encode("\(delivery.createdAt.ms)|\(delivery.id)")
+    }
+
+    static func deliveryCursor(_ cursor: String) throws -> (Int64, String) {
+        let key = try Cursor.decode(cursor)
+        let parts = key.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2, let createdAt = Int64(parts[0]) else { throw HeraldError.invalidField("cursor", "is not a cursor this API returned") }
+        return (createdAt, String(parts[1]))
+    }
+
+    static func delivery(_ row: any SQLRow) throws -> Delivery {
+        Delivery(
+            id: try row.string("id"), appId: try row.string("app_id"), eventId: try row.string("event_id"), uid: try row.string("uid"),
+            channel: DeliveryChannel(rawValue: try row.string("channel")) ?? .none, target: try row.string("target"),
+            sessionId: try row.optionalString("session_id"), providerId: try row.optionalString("provider_id"),
+            platform: try row.optionalString("platform").flatMap(PushPlatform.init(rawValue:)),
+            route: try row.optionalString("route").flatMap(PushRoute.init(rawValue:)), locale: try row.optionalString("locale"),
+            badge: try row.decode(column: "badge", as: Int?.self), unread: try row.decode(column: "unread", as: Int?.self),
+            status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, reason: try row.optionalString("reason"),
+            attempts: try row.int("attempts"), nextAttemptAt: try row.optionalDate("next_attempt_at"), leaseUntil: try row.optionalDate("lease_until"),
+            expiresAt: try row.optionalDate("expires_at"), providerStatus: try row.decode(column: "provider_status", as: Int?.self),
+            providerMessageId: try row.optionalString("provider_message_id"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+        )
+    }
+}

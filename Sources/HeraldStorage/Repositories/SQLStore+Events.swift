@@ -1,0 +1,141 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import SQLKit
+
+/// Events and their fan-out, with work claims that several processes share (PostgreSQL:
+/// `FOR UPDATE SKIP LOCKED`; SQLite: one writer at a time).
+extension SQLStore: EventRepository {
+    /// Rows per multi-row statement: well under both databases' bind limits.
+    static let rowChunk = 400
+
+    public func insertEvents(_ events: [ChatEvent]) async throws -> [String] {
+        let rows = try events.map { event in
+            [SQLBind(event.id), SQLBind(event.appId), SQLBind(event.clientId), SQLBind(event.kind.rawValue),
+             SQLBind(try StoredJSON.text(event.body)), SQLBind(event.receivedAt.ms), SQLBind(StoredEvent.Status.pending.rawValue)]
+        }
+        return try await transaction { db in
+            for chunk in rows.chunks(of: Self.rowChunk) {
+                var insert = db.insert(into: "events").columns("id", "app_id", "client_id", "type", "body", "received_at", "status")
+                for row in chunk { insert = insert.values(row) }
+                try await insert.ignoringConflicts().run()
+            }
+            // A client id already used keeps its first event.
+            var byClientId: [String: String] = [:]
+            let clientIds = events.compactMap(\.clientId)
+            if let appId = events.first?.appId, !clientIds.isEmpty {
+                for chunk in clientIds.chunks(of: Self.rowChunk) {
+                    for row in try await db.select().columns("id", "client_id").from("events")
+                        .where("app_id", .equal, appId).where("client_id", .in, chunk).all() {
+                        byClientId[try row.string("client_id")] = try row.string("id")
+                    }
+                }
+            }
+            return events.map { event in event.clientId.flatMap { byClientId[$0] } ?? event.id }
+        }
+    }
+
+    public func storedEvent(appId: String, id: String) async throws -> StoredEvent? {
+        try await read { db in
+            try await db.raw("SELECT * FROM events WHERE id = \(bind: id) AND app_id = \(bind: appId)").first().map(Self.storedEvent)
+        }
+    }
+
+    public func claimEvents(limit: Int, now: Date, leaseUntil: Date) async throws -> [StoredEvent] {
+        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await transaction { db in
+            try await db.raw("""
+                UPDATE events SET status = 'fanning_out', lease_until = \(bind: leaseUntil.ms)
+                WHERE id IN (
+                    SELECT id FROM events
+                    WHERE status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms))
+                    ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                RETURNING *
+                """).all().map(Self.storedEvent).sorted { $0.event.receivedAt < $1.event.receivedAt }
+        }
+    }
+
+    public func commitFanOut(_ steps: [FanOutStep], at date: Date) async throws -> Set<String> {
+        let deliveries = steps.flatMap(\.deliveries)
+        var increments: [String: (appId: String, key: UnreadKey, count: Int)] = [:]
+        for step in steps {
+            for key in step.unreadIncrements {
+                increments[step.appId + "\u{0}" + key.uid + "\u{0}" + key.conversationId, default: (step.appId, key, 0)].count += 1
+            }
+        }
+        let rows = try deliveries.map(Self.deliveryRow)
+        let unreadRows = Array(increments.values)
+        return try await transaction { db in
+            var stored = Set<String>()
+            for chunk in rows.chunks(of: Self.rowChunk / 2) {
+                var insert = db.insert(into: "deliveries").columns(Self.deliveryColumns)
+                for row in chunk { insert = insert.values(row) }
+                stored.formUnion(try await insert.ignoringConflicts().returning("id").all().map { try $0.string("id") })
+            }
+            for chunk in unreadRows.chunks(of: Self.rowChunk) {
+                var insert = db.insert(into: "unread_counts").columns("app_id", "uid", "conversation_id", "count", "updated_at")
+                for item in chunk {
+                    insert = insert.values(SQLBind(item.appId), SQLBind(item.key.uid), SQLBind(item.key.conversationId), SQLBind(item.count), SQLBind(date.ms))
+                }
+                try await insert.onConflict(with: ["app_id", "uid", "conversation_id"]) { conflict in
+                    conflict.set("count", to: SQLRaw("unread_counts.count + excluded.count")).set(excludedValueOf: "updated_at")
+                }.run()
+            }
+            for step in steps {
+                for key in step.unreadResets {
+                    try await db.raw("""
+                        DELETE FROM unread_counts WHERE app_id = \(bind: step.appId) AND uid = \(bind: key.uid) AND conversation_id = \(bind: key.conversationId)
+                        """).run()
+                }
+            }
+            // Finished events, in one statement per recipient count (mostly 0 or 1).
+            let finished = Dictionary(grouping: steps.filter(\.done), by: \.recipients)
+            for (recipients, group) in finished {
+                for chunk in group.map(\.eventId).chunks(of: Self.rowChunk) {
+                    try await db.update("events")
+                        .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
+                        .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
+                        .set("recipients", to: SQLRaw("recipients + \(recipients)"))
+                        .where("id", .in, chunk).run()
+                }
+            }
+            // Events with pages to go are free to be claimed again at once.
+            for step in steps where !step.done {
+                try await db.raw("""
+                    UPDATE events SET status = 'pending', lease_until = NULL, cursor = \(bind: step.cursor),
+                        recipients = recipients + \(bind: step.recipients)
+                    WHERE id = \(bind: step.eventId)
+                    """).run()
+            }
+            return stored
+        }
+    }
+
+    public func events(appId: String, before: Date?, limit: Int) async throws -> [StoredEvent] {
+        try await read { db in
+            var query = db.select().column("*").from("events").where("app_id", .equal, appId)
+            if let before { query = query.where("received_at", .lessThan, before.ms) }
+            return try await query.orderBy("received_at", .descending).orderBy("id", .descending).limit(limit).all().map(Self.storedEvent)
+        }
+    }
+
+    public func pendingEventCount() async throws -> Int {
+        try await read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM events WHERE status <> 'done'").first()?.int("n") ?? 0
+        }
+    }
+
+    static func storedEvent(_ row: any SQLRow) throws -> StoredEvent {
+        let body = try StoredJSON.value(EventBody.self, from: try row.string("body"))
+        let event = ChatEvent(id: try row.string("id"), appId: try row.string("app_id"), clientId: try row.optionalString("client_id"),
+                              receivedAt: try row.date("received_at"), body: body)
+        return StoredEvent(event: event, status: StoredEvent.Status(rawValue: try row.string("status")) ?? .pending,
+                           cursor: try row.optionalString("cursor"), recipients: try row.int("recipients"), finishedAt: try row.optionalDate("finished_at"))
+    }
+}
+
+extension Array {
+    func chunks(of size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import SQLKit
+
+/// Preferences, mutes, templates and unread counts.
+extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
+    public func preferences(appId: String, uids: [String]) async throws -> [String: NotificationPreferences] {
+        var found: [String: NotificationPreferences] = [:]
+        for chunk in uids.chunks(of: 1_000) {
+            try await read { db in
+                try await db.select().columns("uid", "prefs").from("preferences").where("app_id", .equal, appId).where("uid", .in, chunk).all()
+            }.forEach { row in found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs")) }
+        }
+        return found
+    }
+
+    public func setPreferences(appId: String, uid: String, _ preferences: NotificationPreferences, at date: Date) async throws {
+        let text = try StoredJSON.text(preferences)
+        try await read { db in
+            try await db.raw("""
+                INSERT INTO preferences (app_id, uid, prefs, updated_at) VALUES (\(bind: appId), \(bind: uid), \(bind: text), \(bind: date.ms))
+                ON CONFLICT (app_id, uid) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
+                """).run()
+        }
+    }
+
+    public func mutes(appId: String, uid: String) async throws -> [ConversationMute] {
+        try await mutes(appId: appId, uids: [uid])[uid] ?? []
+    }
+
+    public func mutes(appId: String, uids: [String]) async throws -> [String: [ConversationMute]] {
+        var found: [String: [ConversationMute]] = [:]
+        for chunk in uids.chunks(of: 1_000) {
+            try await read { db in
+                try await db.select().columns("uid", "conversation_id", "until").from("mutes")
+                    .where("app_id", .equal, appId).where("uid", .in, chunk).orderBy("conversation_id").all()
+            }.forEach { row in
+                found[try row.string("uid"), default: []].append(ConversationMute(conversationId: try row.string("conversation_id"), until: try row.optionalDate("until")))
+            }
+        }
+        return found
+    }
+
+    public func setMute(appId: String, uid: String, _ mute: ConversationMute, at date: Date) async throws {
+        try await read { db in
+            try await db.raw("""
+                INSERT INTO mutes (app_id, uid, conversation_id, until, created_at)
+                VALUES (\(bind: appId), \(bind: uid), \(bind: mute.conversationId), \(bind: mute.until?.ms), \(bind: date.ms))
+                ON CONFLICT (app_id, uid, conversation_id) DO UPDATE SET until = excluded.until
+                """).run()
+        }
+    }
+
+    public func deleteMute(appId: String, uid: String, conversationId: String) async throws -> Bool {
+        try await read { db in
+            try await db.raw("""
+                DELETE FROM mutes WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND conversation_id = \(bind: conversationId) RETURNING uid
+                """).first() != nil
+        }
+    }
+
+    // MARK: Templates
+
+    public func templates(appId: String) async throws -> [PushTemplate] {
+        try await read { db in
+            try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
+                .all().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
+        }
+    }
+
+    public func upsertTemplate(appId: String, _ template: PushTemplate) async throws {
+        let text = try StoredJSON.text(template)
+        try await read { db in
+            try await db.raw("""
+                INSERT INTO push_templates (app_id, event_type, receiver_type, locale, template, updated_at)
+                VALUES (\(bind: appId), \(bind: template.eventType), \(bind: template.receiverType.rawValue), \(bind: template.locale), \(bind: text),
+                        \(bind: (template.updatedAt ?? Date()).ms))
+                ON CONFLICT (app_id, event_type, receiver_type, locale) DO UPDATE SET template = excluded.template, updated_at = excluded.updated_at
+                """).run()
+        }
+    }
+
+    public func deleteTemplate(appId: String, eventType: String, receiverType: ReceiverType, locale: String) async throws -> Bool {
+        try await read { db in
+            try await db.raw("""
+                DELETE FROM push_templates WHERE app_id = \(bind: appId) AND event_type = \(bind: eventType)
+                  AND receiver_type = \(bind: receiverType.rawValue) AND locale = \(bind: locale) RETURNING locale
+                """).first() != nil
+        }
+    }
+
+    // MARK: Unread counts
+
+    public func unreadCounts(appId: String, uids: [String]) async throws -> [String: [String: Int]] {
+        var found: [String: [String: Int]] = [:]
+        for chunk in uids.chunks(of: 1_000) {
+            try await read { db in
+                try await db.select().columns("uid", "conversation_id", "count").from("unread_counts")
+                    .where("app_id", .equal, appId).where("uid", .in, chunk).where("count", .greaterThan, 0).all()
+            }.forEach { row in found[try row.string("uid"), default: [:]][try row.string("conversation_id")] = try row.int("count") }
+        }
+        return found
+    }
+}
+
+/// The fan-out's bulk reads of users and tokens.
+extension SQLStore: RecipientDirectory {
+    public func users(appId: String, uids: [String]) async throws -> [String: User] {
+        var found: [String: User] = [:]
+        for chunk in uids.chunks(of: 1_000) {
+            try await read { db in
+                try await db.select().column("*").from("users").where("app_id", .equal, appId).where("uid", .in, chunk).all()
+            }.forEach { row in
+                let user = try Self.user(row)
+                found[user.uid] = user
+            }
+        }
+        return found
+    }
+
+    public func tokens(appId: String, uids: [String]) async throws -> [PushToken] {
+        var found: [PushToken] = []
+        for chunk in uids.chunks(of: 1_000) {
+            found += try await read { db in
+                try await db.select().column("*").from("push_tokens").where("app_id", .equal, appId).where("uid", .in, chunk)
+                    .orderBy("last_seen_at", .descending).all().map(Self.token)
+            }
+        }
+        return found
+    }
+}
