@@ -169,7 +169,16 @@ let package = Package(
             path: "Benchmarks/HeraldBench",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldModels"], swiftSettings: swiftSettings),
+        // Golden payloads shared by the server's and the SDK's tests.
+        .target(
+            name: "HeraldFixtures",
+            dependencies: ["HeraldModels"],
+            path: "Tests/HeraldFixtures",
+            exclude: ["make-payload-fixtures.py"],
+            resources: [.copy("Payloads")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldModels", "HeraldFixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HeraldProvidersTests",
             dependencies: [
