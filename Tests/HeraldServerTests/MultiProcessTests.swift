@@ -7,16 +7,16 @@ import Testing
 /// processes through `LISTEN/NOTIFY`, and a killed process's users going offline.
 @Suite("Several Herald processes on PostgreSQL", .enabled(if: TestBackend.postgresURL != nil))
 struct MultiProcessTests {
-    static func environment() -> [String: String] {
+    static func environment() async throws -> [String: String] {
         [
-            "HERALD_DATABASE_URL": TestBackend.postgresURL!,
+            "HERALD_DATABASE_URL": try await TestBackend.createPostgresDatabase(),
             "HERALD_SECRET_KEY": String(repeating: "ab", count: 32),
             "HERALD_LOG_LEVEL": "warning",
         ]
     }
 
     @Test func presenceAndEnvelopesCrossProcessesAndAKilledProcessGoesOffline() async throws {
-        let environment = Self.environment()
+        let environment = try await Self.environment()
         let created = try HeraldProcess.run(["apps", "create", "--name", "Multi", "--json"], environment: environment)
         let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
         let first = try await HeraldProcess.start(environment: environment)

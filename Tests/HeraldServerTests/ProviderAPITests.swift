@@ -81,7 +81,7 @@ struct ProviderAPITests {
             return [path, path + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }
                 .map { String(decoding: $0, as: UTF8.self) }.joined()
         case .postgres:
-            let (store, _) = try await TestBackend.postgres.openStore()   // the test's own store is closed by now
+            let store = try await SQLStore.open(herald.databaseURL)   // the test's own store is closed by now
             let providers = try await store.providersRaw()
             try await store.shutdown()
             return providers.joined(separator: "\n")

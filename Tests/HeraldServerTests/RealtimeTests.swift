@@ -144,7 +144,8 @@ struct RealtimeTests {
             let expires = ISO8601DateFormatter().string(from: Date().addingTimeInterval(4))
             let session = try await client.request(.post, "/v1/users/ana/sessions", bearer: app.apiKey, json: ["expiresAt": expires])
             let ws = try await RealtimeTestClient.connect(port: port, token: try #require(session["authToken"] as? String))
-            #expect(try await ws.next(timeout: .seconds(8)) == .sessionRevoked(reason: "session expired"))
+            let last = try await ws.next(timeout: .seconds(8))
+            #expect(last == .sessionRevoked(reason: "session expired"), "\(String(describing: last)) closed: \(ws.isClosed)")
             #expect(try await ws.waitClosed(timeout: .seconds(5)))
         }
     }

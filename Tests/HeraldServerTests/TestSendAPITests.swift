@@ -8,29 +8,13 @@ import Testing
 /// Test sends through the running server's real clients to the APNs, FCM and webhook stand-ins.
 @Suite("Test sends and token pruning")
 struct TestSendAPITests {
-    /// A webhook receiver that records what it got.
-    final class WebhookReceiver: Sendable {
-        let server: HTTP2TestServer
-        let requests: NIOLockedValueBox<[StandInRequest]>
-
-        init(slow: Bool = false) async throws {
-            let requests = NIOLockedValueBox<[StandInRequest]>([])
-            self.requests = requests
-            self.server = try await HTTP2TestServer.start { request in
-                requests.withLockedValue { $0.append(request) }
-                // `/warm` is always fast: it opens the client's connection before a timing-sensitive send.
-                return StandInResponse(status: 200, json: "{}", delay: slow && request.path != "/warm" ? .milliseconds(2_500) : nil)
-            }
-        }
-    }
-
     struct World {
         let herald: TestHerald
         let apns: APNsStandIn
         let fcm: FCMStandIn
         let hms: HMSStandIn
-        let hook: WebhookReceiver
-        let slowHook: WebhookReceiver
+        let hook: WebhookStandIn
+        let slowHook: WebhookStandIn
         let apiKey: String
 
         /// Only the slow-webhook test keeps seed 000's 2 seconds: elsewhere a loaded CI machine's
@@ -40,8 +24,8 @@ struct TestSendAPITests {
             let fcm = try await FCMStandIn.start()
             let hms = try await HMSStandIn.start()
             hms.register(appId: "101234567", clientSecret: "hms-client-secret")
-            let hook = try await WebhookReceiver()
-            let slowHook = try await WebhookReceiver(slow: true)
+            let hook = try await WebhookStandIn()
+            let slowHook = try await WebhookStandIn(slow: true)
             let herald = try await TestHerald.make(
                 backend, allowPrivateWebhooks: true,
                 trusting: [apns.certificate, fcm.certificate, hms.certificate, hook.server.certificate, slowHook.server.certificate],
@@ -111,7 +95,7 @@ struct TestSendAPITests {
 
             let hook = try await client.request(.post, "/v1/push/providers/hook-1/test", bearer: world.apiKey, json: ["uid": "ana", "title": "Hello", "body": "Hook"])
             #expect(hook["status"] as? String == "delivered", "\(hook.text)")
-            let request = try #require(world.hook.requests.withLockedValue { $0.last })
+            let request = try #require(world.hook.requests.last)
             #expect(request.method == "POST")
             #expect(request.headers["authorization"] == "Basic " + Data("herald:s3cret".utf8).base64EncodedString())
             let envelope = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
@@ -215,7 +199,7 @@ struct TestSendAPITests {
             #expect(verdict["status"] as? String == "failed")
             #expect(verdict["outcome"] as? String == "retry_later")
             #expect((verdict["reason"] as? String)?.hasPrefix("no answer within 2") == true, "\(verdict.text)")
-            #expect(world.slowHook.requests.withLockedValue { $0.filter { $0.path == "/push" }.count } == 1, "\(verdict.text)")
+            #expect(world.slowHook.requests.filter { $0.path == "/push" }.count == 1, "\(verdict.text)")
         }
         await world.close()
     }

@@ -19,7 +19,8 @@ public struct TestHerald: Sendable {
     public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20,
                             trusting standIns: [TestCertificate] = [], apns: String? = nil, fcm: String? = nil,
                             hms: String? = nil, webhookTimeout: Duration = .seconds(2),
-                            pingInterval: Duration = .seconds(15)) async throws -> TestHerald {
+                            pingInterval: Duration = .seconds(15), clock: any WallClock = SystemWallClock(),
+                            engineWorkers: Bool = true) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
         var configuration = HeraldConfiguration(
@@ -37,7 +38,8 @@ public struct TestHerald: Sendable {
         endpoints.webhookTimeout = webhookTimeout
         configuration.providerEndpoints = endpoints
         configuration.realtime.pingInterval = pingInterval
-        let services = try HeraldServices(store: store, configuration: configuration)
+        configuration.engineWorkers = engineWorkers
+        let services = try HeraldServices(store: store, configuration: configuration, clock: clock)
         return TestHerald(backend: backend, configuration: configuration, services: services, databaseURL: url)
     }
 

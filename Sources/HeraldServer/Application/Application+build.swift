@@ -46,12 +46,10 @@ public func buildApplication(
     )
     // Graceful shutdown goes through services in reverse order, each finishing before the next:
     // the workers stop, then the database and provider connections close.
-    app.addServices(
-        ShutdownService(logger: logger) { try await services.shutdown() },
-        RealtimeBackgroundService(realtime: services.realtime),
-        DeliveryEngineService(engine: services.engine, logger: logger),
-        MaintenanceService(services: services, logger: logger)
-    )
+    app.addServices(ShutdownService(logger: logger) { try await services.shutdown() }, RealtimeBackgroundService(realtime: services.realtime))
+    if configuration.engineWorkers {
+        app.addServices(DeliveryEngineService(engine: services.engine, logger: logger), MaintenanceService(services: services, logger: logger))
+    }
     return app
 }
 

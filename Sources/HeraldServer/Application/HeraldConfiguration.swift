@@ -21,6 +21,9 @@ public struct HeraldConfiguration: Sendable {
     public var providerEndpoints = ProviderEndpoints()
     /// WebSocket ping period and, with PostgreSQL, heartbeat timings (`HERALD_WS_PING_SECONDS`).
     public var realtime = RealtimeSettings()
+    /// Run the delivery engine's workers and housekeeping in this process (tests that drive the
+    /// engine by hand turn them off).
+    public var engineWorkers = true
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,

@@ -11,10 +11,12 @@ public struct DeliveryEngine: Sendable {
     public let dispatcher: Dispatcher
     public let context: EngineContext
     let ports: EnginePorts
+    let clock: any WallClock
     let wakeup = Wakeup()
 
     init(ports: EnginePorts, clock: any WallClock) {
         self.ports = ports
+        self.clock = clock
         self.context = EngineContext(ports: ports)
         self.fanOut = FanOut(ports: ports, context: context, clock: clock)
         self.dispatcher = Dispatcher(ports: ports, context: context, clock: clock)
@@ -38,7 +40,7 @@ public struct DeliveryEngine: Sendable {
             }
             if result.events == 0 { break }
         }
-        let due = now ?? Date()
+        let due = now ?? clock.now()
         let claimed = try await ports.deliveries.claimDeliveries(limit: 1_000, now: due, leaseUntil: due.addingTimeInterval(fanOut.lease))
         if !claimed.isEmpty {
             try await dispatcher.dispatchAndRecord(claimed)
@@ -97,7 +99,7 @@ struct DeliveryEngineService: Service {
         var reported = ContinuousClock.now - .seconds(60)
         while !Task.isCancelled {
             do {
-                let now = Date()
+                let now = engine.clock.now()
                 let claimed = try await engine.ports.deliveries.claimDeliveries(limit: 500, now: now, leaseUntil: now.addingTimeInterval(engine.fanOut.lease))
                 if !claimed.isEmpty {
                     try await engine.dispatcher.dispatchAndRecord(claimed)
@@ -109,7 +111,7 @@ struct DeliveryEngineService: Service {
                     Gauge(label: "herald_events_pending").record(try await engine.ports.events.pendingEventCount())
                 }
                 // Sleep until the next retry is due, but wake now and then for takeovers.
-                let due = try await engine.ports.deliveries.nextDueTime().map { $0.timeIntervalSinceNow } ?? 1
+                let due = try await engine.ports.deliveries.nextDueTime().map { $0.timeIntervalSince(engine.clock.now()) } ?? 1
                 try await Task.sleep(for: .milliseconds(Int64(min(1, max(0.02, due)) * 1000)))
             } catch where !Task.isCancelled {
                 logger.error("outbox failed", metadata: ["error": "\(error)"])

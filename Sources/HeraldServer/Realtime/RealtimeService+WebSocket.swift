@@ -39,6 +39,9 @@ extension RealtimeService {
                         try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
                         connection.close(code: 4001, reason: "session expired",
                                          last: try? RealtimeEnvelope.sessionRevoked(reason: "session expired").jsonText())
+                        // The writer ends the connection once it has sent the goodbye; ending here
+                        // would cancel it first.
+                        try await Task.sleep(for: .seconds(86_400))
                     }
                 }
                 // The first task to end (the client went, or the server closed) ends the others.
