@@ -134,3 +134,252 @@ struct EngineTests {
         await world.close()
     }
 }
+
+@Suite("Notification engine: routing, retries, expiry and lifecycle")
+struct EngineLifecycleTests {
+    @Test(arguments: TestBackend.available)
+    func callsRingOnVoIPTokensAndEndAsBackgroundUpdates(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            // An iPhone with both a PushKit and a standard token, an iPad with a standard token only, an Android phone.
+            let (iphone, voip) = try await world.device(client, "bo", "apns_ios_voip")
+            let (_, iphoneAlert) = try await world.device(client, "bo", "apns_ios_device", session: iphone)
+            let (_, ipad) = try await world.device(client, "bo", "apns_ios_device")
+            try await world.device(client, "bo", "fcm_android")
+            let call = ["type": "call", "callAction": "initiated", "sessionId": "v1.123.aik2", "callType": "video", "sender": "ana", "receiver": "bo"]
+            let ringing = try await world.post(client, call)
+            try await world.drain()
+            let routes = Dictionary(try await world.deliveries(client, ringing[0]).map { ($0["target"] as! String, $0["route"] as? String ?? "") }, uniquingKeysWith: { $1 })
+            #expect(routes[voip] == "voip" && routes[ipad] == "alert" && routes[iphoneAlert] == nil)
+            let rang = try #require(world.apnsPayloads(to: voip).first)
+            #expect(rang.headers["apns-push-type"] == "voip" && rang.headers["apns-topic"] == "com.acme.app.voip")
+            #expect(rang.payload["sessionId"] as? String == "v1.123.aik2" && rang.payload["callType"] as? String == "video")
+            #expect((world.apnsPayloads(to: ipad).first?.payload["aps"] as? [String: Any]).flatMap { ($0["alert"] as? [String: Any])?["body"] as? String } == "VIDEO CALL")
+            #expect((world.fcm.lastMessage?["data"] as? [String: String])?["callAction"] == "initiated")
+
+            var ended = call
+            ended["callAction"] = "ended"
+            let hangUp = try await world.post(client, ended)
+            try await world.drain()
+            let endRoutes = try await world.deliveries(client, hangUp[0]).map { ($0["target"] as! String, $0["route"] as? String ?? "") }
+            #expect(!endRoutes.contains { $0.0 == voip })   // never a VoIP push without a call to report
+            #expect(endRoutes.filter { $0.1 == "background" }.count == 3)
+            let update = try #require(world.apnsPayloads(to: iphoneAlert).first)
+            #expect(update.headers["apns-push-type"] == "background" && update.headers["apns-priority"] == "5")
+            #expect((update.payload["aps"] as? [String: Any])?["content-available"] as? Int == 1 && (update.payload["aps"] as? [String: Any])?["alert"] == nil)
+        }
+        await world.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func retriesWaitForRetryAfterAndStaleCallsExpire(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            let (_, android) = try await world.device(client, "bo", "fcm_android")
+            world.fcm.script(token: android, .init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "busy", retryAfter: "30"))
+            let ids = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
+            try await world.drain()
+            var delivery = try #require(try await world.deliveries(client, ids[0]).first)
+            #expect(delivery["status"] as? String == "pending" && delivery["attempts"] as? Int == 1)
+            let next = try #require((delivery["nextAttemptAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+            #expect(next.timeIntervalSince(world.clock.now()) >= 29, "no request before its Retry-After")
+
+            // Nothing goes before then; after it, the retry is delivered.
+            world.clock.advance(by: 20)
+            #expect(try await world.drain() == 0)
+            world.fcm.script(token: android, .init(status: 200, canonical: "", fcmError: nil, message: ""))
+            world.clock.advance(by: 11)
+            #expect(try await world.drain() == 1)
+            delivery = try #require(try await world.deliveries(client, ids[0]).first)
+            #expect(delivery["status"] as? String == "delivered" && delivery["attempts"] as? Int == 2)
+
+            // A call nobody could be told of within its minute is dropped, with a record.
+            try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["callTTLSeconds": 60])
+            world.fcm.script(token: android, .init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "busy", retryAfter: "45"))
+            let call = try await world.post(client, ["type": "call", "callAction": "initiated", "sessionId": "s-1", "sender": "ana", "receiver": "bo"])
+            try await world.drain()
+            world.clock.advance(by: 61)
+            try await world.drain()
+            let dropped = try #require(try await world.deliveries(client, call[0]).first)
+            #expect(dropped["status"] as? String == "expired", "\(dropped)")
+        }
+        await world.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func deadTokensArePrunedAndBrokenCredentialsSetAside(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            let (_, gone) = try await world.device(client, "bo", "apns_ios_device")
+            world.apns.script(deviceToken: gone, .init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000))
+            let first = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
+            try await world.drain()
+            #expect((try await world.deliveries(client, first[0]).first?["reason"] as? String)?.hasPrefix("token_invalid: Unregistered") == true)
+            #expect((try await client.request(.get, "/v1/users/bo/push-tokens", bearer: world.apiKey)["data"] as? [Any])?.isEmpty == true)
+            #expect(((try await client.request(.get, "/v1/push/pruned-tokens?uid=bo", bearer: world.apiKey))["data"] as? [[String: Any]])?.first?["pushToken"] as? String == gone)
+
+            // FCM says the credential is no good: the provider is set aside, say why, until it is changed.
+            let (_, android) = try await world.device(client, "bo", "fcm_android")
+            world.fcm.script(token: android, .init(status: 401, canonical: "UNAUTHENTICATED", fcmError: "THIRD_PARTY_AUTH_ERROR", message: "bad APNs key"))
+            let second = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
+            try await world.drain()
+            #expect((try await world.deliveries(client, second[0]).first?["reason"] as? String)?.hasPrefix("credential_broken") == true)
+            let provider = try await client.request(.get, "/v1/push/providers/fcm-1", bearer: world.apiKey)
+            #expect((provider["broken"] as? [String: Any])?["reason"] as? String == "THIRD_PARTY_AUTH_ERROR")
+            let received = world.fcm.messageCount
+            let third = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
+            try await world.drain()
+            #expect(world.fcm.messageCount == received)
+            #expect(try await world.deliveries(client, third[0]).first?["reason"] as? String == "no_usable_tokens")
+            // Changing the provider clears it.
+            world.fcm.script(token: android, .init(status: 200, canonical: "", fcmError: nil, message: ""))
+            #expect(try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: world.apiKey, json: ["includeNotificationKey": false])["broken"] == nil)
+            await world.herald.services.engine.context.invalidate(appId: world.appId)
+            let fourth = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
+            try await world.drain()
+            #expect(try await world.deliveries(client, fourth[0]).first?["status"] as? String == "delivered")
+        }
+        await world.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func anEndedSessionsDevicesGetASilentPush(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            let (session, phone) = try await world.device(client, "bo", "apns_ios_device")
+            let (_, voip) = try await world.device(client, "bo", "apns_ios_voip", session: session)
+            #expect(try await client.request(.delete, "/v1/me/session", bearer: session).status == 204)
+            try await world.drain()
+            let silent = try #require(world.apnsPayloads(to: phone).first)
+            #expect(silent.headers["apns-push-type"] == "background")
+            #expect(silent.payload["type"] as? String == "session" && silent.payload["action"] as? String == "logged out")
+            #expect((silent.payload["aps"] as? [String: Any])?["content-available"] as? Int == 1)
+            #expect(world.apnsPayloads(to: voip).isEmpty)
+        }
+        await world.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func theBadgeCountsUnreadMessagesUntilRead(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            let (_, phone) = try await world.device(client, "bo", "apns_ios_device")
+            let badges = { world.apnsPayloads(to: phone).compactMap { ($0.payload["aps"] as? [String: Any])?["badge"] as? Int } }
+            for sender in ["ana", "ana", "cy"] {
+                try await world.post(client, EngineWorld.message(from: sender, to: "bo"))
+                try await world.drain()
+            }
+            #expect(badges() == [1, 2, 3])
+            // Reading one conversation takes its two messages off; pushes sent together show the count then.
+            try await world.post(client, ["type": "read", "uid": "bo", "conversationId": "ana_user_bo"])
+            try await world.drain()
+            try await world.post(client, ["events": [EngineWorld.message(from: "cy", to: "bo"), EngineWorld.message(from: "dee", to: "bo")]])
+            try await world.drain()
+            #expect(badges().suffix(2) == [3, 3])
+        }
+        await world.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func templatesFollowTheRecipientsLocale(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            let (_, portuguese) = try await world.device(client, "bo", "apns_ios_device", locale: "pt-BR")
+            let (_, english) = try await world.device(client, "cy", "apns_ios_device", locale: "en")
+            let put = try await client.request(.put, "/v1/push/templates/message/user/pt", bearer: world.apiKey,
+                                               json: ["title": "{{sender.name}} enviou", "body": "«{{message.text}}»"])
+            #expect(put.status == 200, "\(put.text)")
+            #expect(try await client.request(.put, "/v1/push/templates/message/user/pt", bearer: world.apiKey,
+                                             json: ["title": "{{password}}", "body": "x"]).errorDetails?["field"] == "title")
+            try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
+            for uid in ["bo", "cy"] { try await world.post(client, EngineWorld.message(from: "ana", to: uid, text: "Olá")) }
+            try await world.drain()
+            let alert = { (token: String) in (world.apnsPayloads(to: token).first?.payload["aps"] as? [String: Any])?["alert"] as? [String: String] }
+            #expect(alert(portuguese) == ["title": "Ana enviou", "body": "«Olá»"])
+            #expect(alert(english) == ["title": "Ana", "body": "Olá"])
+
+            let preview = try await client.request(.post, "/v1/push/templates/preview", bearer: world.apiKey, json: [
+                "eventType": "group_action", "receiverType": "group", "template": ["title": "{{group.name}}", "body": "{{actionText}}!"],
+            ])
+            #expect(preview["title"] as? String == "Hiking group" && preview["body"] as? String == "Andrew Joseph has left!")
+            let builtIn = try await client.request(.get, "/v1/push/templates/call/user/default", bearer: world.apiKey)
+            #expect(builtIn["builtIn"] as? Bool == true && builtIn["body"] as? String == "{{uppercased(callType)}} CALL")
+        }
+        await world.close()
+    }
+}
+
+@Suite("Notification engine: presence and scale")
+struct EnginePresenceAndScaleTests {
+    @Test(arguments: TestBackend.available)
+    func onlineSessionsAreToldInAppUnderEitherPolicy(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.runLive { client, port in
+            let (laptop, laptopToken) = try await world.device(client, "bo", "fcm_web")
+            let (_, phoneToken) = try await world.device(client, "bo", "apns_ios_device")
+            let ws = try await RealtimeTestClient.connect(port: port, token: laptop)
+
+            // all_offline (the default): one session online, so no push at all; the event goes in-app.
+            let first = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "you there?"))
+            try await world.drain()
+            guard case .event(let event) = try await ws.next() else { Issue.record("no event envelope"); return }
+            #expect(event.eventId == first[0] && event.eventType == "message" && event.payload["body"] == .string("you there?"))
+            let decided = try await world.deliveries(client, first[0])
+            #expect(decided.map { $0["channel"] as? String } == ["inapp"])
+            #expect(world.apnsPayloads(to: phoneToken).isEmpty && world.fcm.messageCount == 0)
+
+            // any_offline: the phone (offline) is pushed, the laptop (online) is told in-app.
+            try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["multiDevicePolicy": "any_offline"])
+            await world.herald.services.engine.context.invalidate(appId: world.appId)
+            let second = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "ping"))
+            try await world.drain()
+            guard case .event = try await ws.next() else { Issue.record("no second event envelope"); return }
+            let targets = Set(try await world.deliveries(client, second[0]).compactMap { $0["target"] as? String })
+            #expect(targets == [phoneToken, "inapp"] && !targets.contains(laptopToken))
+            #expect(world.apnsPayloads(to: phoneToken).count == 1)
+            ws.close()
+        }
+        await world.close()
+    }
+
+    /// A 10,000-member group fans out in pages of 1,000, never all in memory, to every member but
+    /// the sender, each with a recorded decision.
+    @Test(arguments: TestBackend.available)
+    func aTenThousandMemberGroupFansOutInPages(_ backend: TestBackend) async throws {
+        let world = try await EngineWorld.make(backend)
+        try await world.herald.run { client in
+            let uids = (0..<10_000).map { String(format: "member%05d", $0) }
+            for start in stride(from: 0, to: uids.count, by: 1_000) {
+                let batch = uids[start..<start + 1_000].map { ["uid": $0, "name": "Member \($0.suffix(5))"] }
+                let stored = try await client.request(.post, "/v1/users/batch", bearer: world.apiKey, json: ["users": batch])
+                #expect(stored["stored"] as? Int == 1_000, "\(stored.text)")
+            }
+            try await client.request(.put, "/v1/groups/everyone", bearer: world.apiKey, json: ["name": "Everyone"])
+            #expect(try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])["added"] as? Int == 10_000)
+            var tokens: [String] = []
+            for uid in [uids[3], uids[4_500], uids[9_999]] {
+                tokens.append(try await world.device(client, uid, "apns_ios_device", session: nil).token)
+            }
+            let event = try await world.post(client, EngineWorld.message(from: uids[0], to: "everyone", text: "All hands", receiverType: "group"))
+            var rounds = 0
+            while true {
+                let result = try await world.herald.services.engine.fanOut.runOnce(limit: 10)
+                if result.events == 0 { break }
+                rounds += 1
+                try await world.herald.services.engine.dispatcher.dispatchAndRecord(result.toSend)
+            }
+            #expect(rounds == 10)   // ten pages of a thousand
+            let log = try await world.log(client, event[0])
+            let summary = try #require(log["event"] as? [String: Any])
+            #expect(summary["status"] as? String == "done" && summary["recipients"] as? Int == 9_999)
+            #expect((log["counts"] as? [String: Int]) == ["delivered": 3, "skipped": 9_996])
+            for token in tokens {
+                let alert = (world.apnsPayloads(to: token).first?.payload["aps"] as? [String: Any])?["alert"] as? [String: String]
+                #expect(alert == ["title": "Everyone", "body": "Member 00000: All hands"])
+            }
+            let senderDeliveries = try await client.request(.get, "/v1/deliveries?uid=\(uids[0])&eventId=\(event[0])", bearer: world.apiKey)
+            #expect((senderDeliveries["data"] as? [Any])?.isEmpty == true)
+        }
+        await world.close()
+    }
+}

@@ -22,26 +22,40 @@ public struct Directory: Sendable {
     // MARK: Users
 
     public func putUser(appId: String, uid: String, _ input: UserInput) async throws -> User {
-        try Validate.identifier(uid, field: "uid")
-        try Validate.text(input.name, field: "name", maxLength: 200, required: true)
-        try Validate.text(input.avatar, field: "avatar", maxLength: 2048)
-        try Validate.text(input.locale, field: "locale", maxLength: 35)
-        try Validate.text(input.timeZone, field: "timeZone", maxLength: 64)
+        try await users.upsertUser(appId: appId, try Self.user(uid, input, at: clock.now(), field: { $0 }))
+    }
+
+    /// Creates or replaces up to 1,000 users in one transaction (a chat backend's bulk sync).
+    /// Every user is checked first; one bad field refuses the whole batch, naming `users[i].field`.
+    public func putUsers(appId: String, _ inputs: [(uid: String, input: UserInput)]) async throws -> Int {
+        guard (1...1_000).contains(inputs.count) else { throw HeraldError.invalidField("users", "must hold 1 to 1,000 users") }
+        let now = clock.now()
+        var seen = Set<String>()
+        let users = try inputs.enumerated().map { index, item in
+            guard seen.insert(item.uid).inserted else { throw HeraldError.invalidField("users[\(index)].uid", "is given twice") }
+            return try Self.user(item.uid, item.input, at: now) { "users[\(index)].\($0)" }
+        }
+        try await self.users.upsertUsers(appId: appId, users)
+        return users.count
+    }
+
+    static func user(_ uid: String, _ input: UserInput, at now: Date, field: (String) -> String) throws -> User {
+        try Validate.identifier(uid, field: field("uid"))
+        try Validate.text(input.name, field: field("name"), maxLength: 200, required: true)
+        try Validate.text(input.avatar, field: field("avatar"), maxLength: 2048)
+        try Validate.text(input.locale, field: field("locale"), maxLength: 35)
+        try Validate.text(input.timeZone, field: field("timeZone"), maxLength: 64)
         let tags = input.tags ?? []
-        guard tags.count <= 50 else { throw HeraldError.invalidField("tags", "at most 50 tags") }
-        for tag in tags { try Validate.text(tag, field: "tags", maxLength: 100, required: true) }
-        if let locale = input.locale, !Self.isLocale(locale) {
-            throw HeraldError.invalidField("locale", "must be a language tag such as en or pt-BR")
+        guard tags.count <= 50 else { throw HeraldError.invalidField(field("tags"), "at most 50 tags") }
+        for tag in tags { try Validate.text(tag, field: field("tags"), maxLength: 100, required: true) }
+        if let locale = input.locale, !isLocale(locale) {
+            throw HeraldError.invalidField(field("locale"), "must be a language tag such as en or pt-BR")
         }
         if let timeZone = input.timeZone, TimeZone(identifier: timeZone) == nil {
-            throw HeraldError.invalidField("timeZone", "must be an IANA time zone such as Europe/Paris")
+            throw HeraldError.invalidField(field("timeZone"), "must be an IANA time zone such as Europe/Paris")
         }
-        let now = clock.now()
-        let user = User(
-            uid: uid, name: input.name, avatar: input.avatar, metadata: input.metadata, tags: tags,
-            locale: input.locale, timeZone: input.timeZone, createdAt: now, updatedAt: now
-        )
-        return try await users.upsertUser(appId: appId, user)
+        return User(uid: uid, name: input.name, avatar: input.avatar, metadata: input.metadata, tags: tags,
+                    locale: input.locale, timeZone: input.timeZone, createdAt: now, updatedAt: now)
     }
 
     public func user(appId: String, uid: String) async throws -> User {

@@ -59,13 +59,20 @@ public struct Dispatcher: Sendable {
 
         var updates: [DeliveryUpdate] = []
         var sendable: [(Delivery, OutgoingPush)] = []
-        for delivery in deliveries {
+        // The badge is the unread count now, not when the push was decided: pushes sent together
+        // (and retries sent later) all show the count the user has.
+        var unread: [String: [String: Int]] = [:]
+        if snapshot.settings.badge || snapshot.settings.includeConversationUnread {
+            unread = (try? await ports.unread.unreadCounts(appId: first.appId, uids: Array(Set(deliveries.map(\.uid))))) ?? [:]
+        }
+        for var delivery in deliveries {
+            if delivery.badge != nil { delivery.badge = unread[delivery.uid]?.values.reduce(0, +) ?? delivery.badge }
             if let expiresAt = delivery.expiresAt, expiresAt <= now {
                 updates.append(final(delivery, .expired, reason: "expired before it could be delivered", now: now))
                 ports.observer.attempted(provider: credential.kind.rawValue, outcome: "expired", reason: nil)
                 continue
             }
-            switch await push(for: delivery, snapshot: snapshot, credential: credential, now: now) {
+            switch await push(for: delivery, snapshot: snapshot, credential: credential, unread: unread, now: now) {
             case .success(let push): sendable.append((delivery, push))
             case .failure(let problem): updates.append(final(delivery, .failed, reason: problem.reason, now: now))
             }
@@ -115,7 +122,8 @@ public struct Dispatcher: Sendable {
 
     /// The push for one delivery, rebuilt from its event (so a retry after a restart sends what
     /// the first attempt would have).
-    func push(for delivery: Delivery, snapshot: AppSnapshot, credential: ProviderCredential, now: Date) async -> Result<OutgoingPush, Problem> {
+    func push(for delivery: Delivery, snapshot: AppSnapshot, credential: ProviderCredential, unread: [String: [String: Int]],
+              now: Date) async -> Result<OutgoingPush, Problem> {
         let event: ResolvedEvent?
         do {
             event = try await context.resolvedEvent(appId: delivery.appId, eventId: delivery.eventId)
@@ -132,7 +140,8 @@ public struct Dispatcher: Sendable {
             return .success(push)
         }
         let text = await context.text(event, locale: delivery.locale, snapshot: snapshot)
-        let push = PushContext(event: event, text: text, settings: snapshot.settings, badge: delivery.badge, unread: delivery.unread,
+        let conversationUnread = delivery.unread.map { unread[delivery.uid]?[event.conversationId] ?? $0 }
+        let push = PushContext(event: event, text: text, settings: snapshot.settings, badge: delivery.badge, unread: conversationUnread,
                                expiresAt: delivery.expiresAt, now: now)
         switch delivery.channel {
         case .webhook:

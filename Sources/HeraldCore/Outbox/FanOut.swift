@@ -131,11 +131,13 @@ public struct FanOut: Sendable {
         let (direct, guid, except) = Recipients.direct(stored.event)
         var recipients = stored.cursor == nil ? direct : []
         guard let guid else { return Page(stored: stored, recipients: recipients, cursor: nil, done: true) }
-        let members = try await ports.groups.members(appId: appId, guid: guid, afterUid: stored.cursor, limit: pageSize)
+        // One member more than a page says whether another page follows.
+        let members = try await ports.groups.members(appId: appId, guid: guid, afterUid: stored.cursor, limit: pageSize + 1)
+        let page = members.prefix(pageSize)
         let skip = Set(direct + (except.map { [$0] } ?? []))
-        recipients += members.map(\.uid).filter { !skip.contains($0) }
-        let full = members.count == pageSize
-        return Page(stored: stored, recipients: recipients, cursor: full ? members.last?.uid : nil, done: !full)
+        recipients += page.map(\.uid).filter { !skip.contains($0) }
+        let more = members.count > pageSize
+        return Page(stored: stored, recipients: recipients, cursor: more ? page.last?.uid : nil, done: !more)
     }
 
     func deliveries(for decision: Decision, event: ResolvedEvent, uid: String, locale: String?, badge: Int?, unread: Int?,

@@ -18,6 +18,8 @@ public protocol AppRepository: Sendable {
 public protocol UserRepository: Sendable {
     /// Creates or replaces the user; `createdAt` of an existing user is kept. Returns the stored user.
     func upsertUser(appId: String, _ user: User) async throws -> User
+    /// Creates or replaces users in one transaction; existing users keep their `createdAt`.
+    func upsertUsers(appId: String, _ users: [User]) async throws
     func user(appId: String, uid: String) async throws -> User?
     /// Deletes the user, their sessions, push tokens and memberships. False if there was no such user.
     func deleteUser(appId: String, uid: String) async throws -> Bool

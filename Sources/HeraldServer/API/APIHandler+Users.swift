@@ -13,6 +13,17 @@ extension APIHandler {
         return .ok(.init(body: .json(try Wire.user(user))))
     }
 
+    func putUsers(_ input: Operations.PutUsers.Input) async throws -> Operations.PutUsers.Output {
+        let appId = try await adminAppId()
+        guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
+        let stored = try await services.directory.putUsers(appId: appId, try body.users.map { item in
+            let user = item.value1
+            return (item.value2.uid, UserInput(name: user.name, avatar: user.avatar, metadata: try user.metadata.map { try JSONBridge.object($0) },
+                                               tags: user.tags, locale: user.locale, timeZone: user.timeZone))
+        })
+        return .ok(.init(body: .json(.init(stored: stored))))
+    }
+
     func getUser(_ input: Operations.GetUser.Input) async throws -> Operations.GetUser.Output {
         let appId = try await adminAppId()
         return .ok(.init(body: .json(try Wire.user(try await services.directory.user(appId: appId, uid: input.path.uid)))))

@@ -22,6 +22,24 @@ extension SQLStore: UserRepository {
         }
     }
 
+    public func upsertUsers(appId: String, _ users: [User]) async throws {
+        let rows = try users.map { user in
+            [SQLBind(appId), SQLBind(user.uid), SQLBind(user.name), SQLBind(user.avatar),
+             SQLBind(try user.metadata.map { try JSONValue.object($0).jsonText() }), SQLBind(try StoredJSON.text(user.tags)),
+             SQLBind(user.locale), SQLBind(user.timeZone), SQLBind(user.createdAt.ms), SQLBind(user.updatedAt.ms)]
+        }
+        try await transaction { db in
+            for chunk in rows.chunks(of: Self.rowChunk) {
+                var insert = db.insert(into: "users").columns("app_id", "uid", "name", "avatar", "metadata", "tags", "locale", "time_zone", "created_at", "updated_at")
+                for row in chunk { insert = insert.values(row) }
+                try await insert.onConflict(with: ["app_id", "uid"]) { conflict in
+                    conflict.set(excludedValueOf: "name").set(excludedValueOf: "avatar").set(excludedValueOf: "metadata").set(excludedValueOf: "tags")
+                        .set(excludedValueOf: "locale").set(excludedValueOf: "time_zone").set(excludedValueOf: "updated_at")
+                }.run()
+            }
+        }
+    }
+
     public func user(appId: String, uid: String) async throws -> User? {
         try await read { db in
             try await db.raw("SELECT * FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").first().map(Self.user)
