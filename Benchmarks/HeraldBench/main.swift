@@ -55,10 +55,8 @@ case "apns-standin":
     standIn.trust(keyId: "BENCH12345", publicKey: key.publicKey)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let pem = folder.appendingPathComponent("key.p8"), ca = folder.appendingPathComponent("ca.pem")
+    let pem = folder.appendingPathComponent("key.p8"), ca = try standIn.certificate.writePEM()
     try key.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
-    let der = Data(try standIn.certificate.certificate.toDERBytes()).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-    try "-----BEGIN CERTIFICATE-----\n\(der)\n-----END CERTIFICATE-----\n".write(to: ca, atomically: true, encoding: .utf8)
     FileHandle.standardOutput.write(Data("PORT \(standIn.port) KEYID BENCH12345 PEMFILE \(pem.path) CAFILE \(ca.path)\n".utf8))
     while true { try await Task.sleep(for: .seconds(3600)) }
 
@@ -117,10 +115,8 @@ case "fcm-standin":
     standIn.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String, publicKey: key.publicKey)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let account = folder.appendingPathComponent("service-account.json"), ca = folder.appendingPathComponent("ca.pem")
+    let account = folder.appendingPathComponent("service-account.json"), ca = try standIn.certificate.writePEM()
     try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount()).write(to: account)
-    let der = Data(try standIn.certificate.certificate.toDERBytes()).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-    try "-----BEGIN CERTIFICATE-----\n\(der)\n-----END CERTIFICATE-----\n".write(to: ca, atomically: true, encoding: .utf8)
     let port = standIn.url.split(separator: ":").last!
     FileHandle.standardOutput.write(Data("PORT \(port) ACCOUNT \(account.path) CAFILE \(ca.path)\n".utf8))
     while true { try await Task.sleep(for: .seconds(3600)) }

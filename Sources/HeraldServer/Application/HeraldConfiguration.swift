@@ -24,6 +24,9 @@ public struct HeraldConfiguration: Sendable {
     /// Run the delivery engine's workers and housekeeping in this process (tests that drive the
     /// engine by hand turn them off).
     public var engineWorkers = true
+    /// How long a claimed event or delivery belongs to its process before another may take it
+    /// over (`HERALD_ENGINE_LEASE_SECONDS`): the longest a killed process's work waits.
+    public var engineLease: TimeInterval = 60
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,
@@ -53,6 +56,7 @@ public struct HeraldConfiguration: Sendable {
         if let level = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { configuration.logLevel = level }
         configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
         if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 { configuration.realtime.pingInterval = .seconds(seconds) }
+        if let seconds = environment["HERALD_ENGINE_LEASE_SECONDS"].flatMap(Double.init), seconds >= 1 { configuration.engineLease = seconds }
         return configuration
     }
 

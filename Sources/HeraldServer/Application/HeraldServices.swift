@@ -46,7 +46,7 @@ public struct HeraldServices: Sendable {
         self.engine = DeliveryEngine(ports: EnginePorts(
             apps: store, groups: store, providers: store, tokens: store, events: store, deliveries: store, preferences: store,
             templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, observer: observer
-        ), clock: clock)
+        ), clock: clock, lease: configuration.engineLease)
         self.intake = EventIntake(events: store, observer: observer, clock: clock)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
         self.templates = TemplateManagement(apps: store, templates: store, clock: clock)

@@ -14,11 +14,11 @@ public struct DeliveryEngine: Sendable {
     let clock: any WallClock
     let wakeup = Wakeup()
 
-    init(ports: EnginePorts, clock: any WallClock) {
+    init(ports: EnginePorts, clock: any WallClock, lease: TimeInterval = 60) {
         self.ports = ports
         self.clock = clock
         self.context = EngineContext(ports: ports)
-        self.fanOut = FanOut(ports: ports, context: context, clock: clock)
+        self.fanOut = FanOut(ports: ports, context: context, clock: clock, lease: lease)
         self.dispatcher = Dispatcher(ports: ports, context: context, clock: clock)
     }
 

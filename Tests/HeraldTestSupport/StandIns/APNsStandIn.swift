@@ -41,6 +41,8 @@ public final class APNsStandIn: Sendable {
         var streams = 0
         var requireClientCertificate = false
         var recordRequests = true
+        /// Answer every request this late (a slow APNs).
+        var delay: TimeAmount?
         /// Provider tokens whose signature was verified, with their issue date (APNs validates a
         /// token once, not per push).
         var verifiedTokens: [String: Date] = [:]
@@ -94,6 +96,11 @@ public final class APNsStandIn: Sendable {
     }
 
     /// Send GOAWAY (and close) once, after this many more streams.
+    /// Answers every request after `delay` (nil: at once).
+    public func slowDown(_ delay: TimeAmount?) {
+        state.withLockedValue { $0.delay = delay }
+    }
+
     public func goAway(afterStreams count: Int?) {
         state.withLockedValue { $0.goAwayAfterStreams = count; $0.streams = 0 }
     }
@@ -113,7 +120,7 @@ public final class APNsStandIn: Sendable {
         }
         let apnsId = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
         guard let verdict = check(received, state: &state, certificatePresented: request.clientCertificateSubject != nil) else {
-            return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway)
+            return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway, delay: state.delay)
         }
         var json = #"{"reason":"\#(verdict.reason)""#
         if let timestamp = verdict.timestampMs { json += #","timestamp":\#(timestamp)"# }

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import HeraldTestSupport
+import Testing
+
+/// A `herald` process killed with SIGKILL in the middle of a fan-out and its sends, then started
+/// again on the same database: every accepted delivery reaches APNs, none is lost, and the
+/// pushes sent twice are few (at most what was in flight when it died).
+@Suite("Crash recovery")
+struct CrashRecoveryTests {
+    @Test(arguments: TestBackend.available)
+    func aKilledProcessLosesNoAcceptedDelivery(_ backend: TestBackend) async throws {
+        let apns = try await APNsStandIn.start()
+        apns.slowDown(.milliseconds(5))
+        let key = P256.Signing.PrivateKey()
+        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        let database: String = switch backend {
+        case .sqlite: "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)/herald.sqlite").path
+        case .postgres: try await TestBackend.createPostgresDatabase()
+        }
+        let environment = [
+            "HERALD_DATABASE_URL": database, "HERALD_SECRET_KEY": String(repeating: "cd", count: 32), "HERALD_LOG_LEVEL": "error",
+            "HERALD_APNS_SANDBOX_URL": apns.endpointURL, "HERALD_CA_FILE": try apns.certificate.writePEM().path, "HERALD_ENGINE_LEASE_SECONDS": "3",
+        ]
+        let created = try HeraldProcess.run(["apps", "create", "--name", "Crash", "--json"], environment: environment)
+        let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
+        var process = try await HeraldProcess.start(environment: environment)
+        let http = HTTPTestClient.shared
+        func call(_ method: HTTPMethodName, _ path: String, bearer: String = apiKey, _ body: Any? = nil) async throws -> JSONResponse {
+            try await http.request(.init(rawValue: method.rawValue), process.url + path, bearer: bearer, json: body)
+        }
+
+        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG",
+                                                            "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation]).status == 201)
+        let uids = (0..<2_000).map { String(format: "u%04d", $0) }
+        for start in stride(from: 0, to: uids.count, by: 1_000) {
+            _ = try await call(.POST, "/v1/users/batch", ["users": uids[start..<start + 1_000].map { ["uid": $0, "name": $0] }])
+        }
+        _ = try await call(.PUT, "/v1/groups/all", ["name": "All"])
+        #expect(try await call(.POST, "/v1/groups/all/members", ["uids": uids])["added"] as? Int == 2_000)
+        // Every fifth user has an iPhone.
+        let phones = stride(from: 0, to: uids.count, by: 5).map { uids[$0] }
+        let url = process.url
+        let tokens = try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for uid in phones {
+                group.addTask {
+                    let session = try await http.request(.POST, url + "/v1/users/\(uid)/sessions", bearer: apiKey, json: [String: Any]())
+                    let token = Fixtures.apnsToken()
+                    let registered = try await http.request(.POST, url + "/v1/me/push-tokens", bearer: session["authToken"] as? String,
+                                                            json: ["pushToken": token, "platform": "apns_ios_device", "providerId": "apns-1"])
+                    guard registered.status == 200 else { throw TestFailure(registered.text) }
+                    return (uid, token)
+                }
+            }
+            return try await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
+        }
+
+        // One group message (1,999 recipients, 399 with a phone) and 200 direct messages.
+        let groupEvent = try await call(.POST, "/v1/events", ["id": "all-hands", "type": "message", "message": [
+            "id": 1, "text": "All hands", "sender": uids[0], "receiver": "all", "receiverType": "group"]])
+        let direct = phones.dropFirst().prefix(200).enumerated().map { index, uid in
+            ["type": "message", "message": ["id": 100 + index, "text": "Hi", "sender": uids[1], "receiver": uid, "receiverType": "user"]] as [String: Any]
+        }
+        #expect(try await call(.POST, "/v1/events", ["events": direct]).status == 202)
+        let eventId = try #require((groupEvent["eventIds"] as? [String])?.first)
+
+        // Kill it while it sends.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while apns.received.count < 60, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        process.kill()
+        let sentBeforeCrash = apns.received.count
+        #expect(sentBeforeCrash < 599, "the process finished before it was killed: nothing was tested")
+        process = try await HeraldProcess.start(environment: environment)
+        defer { process.kill(SIGTERM) }
+
+        // Every (message, phone) pair arrives.
+        var expected = Set(phones.dropFirst().compactMap { tokens[$0] }.map { "1|" + $0 })
+        for (index, uid) in phones.dropFirst().prefix(200).enumerated() { expected.insert("\(100 + index)|" + tokens[uid]!) }
+        func received() -> [String] {
+            apns.received.compactMap { request in
+                guard let payload = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any], let tag = payload["tag"] as? String else { return nil }
+                return tag + "|" + request.path.replacingOccurrences(of: "/3/device/", with: "")
+            }
+        }
+        let recovery = ContinuousClock.now + .seconds(90)
+        while !expected.isSubset(of: Set(received())), ContinuousClock.now < recovery { try await Task.sleep(for: .milliseconds(100)) }
+        let got = received()
+        #expect(expected.subtracting(got).isEmpty, "\(expected.subtracting(got).count) deliveries lost")
+        let duplicates = got.count - Set(got).count
+        #expect(duplicates <= 500, "\(duplicates) pushes sent twice")
+        print("crash recovery (\(backend.rawValue)): \(sentBeforeCrash) sent before SIGKILL, \(expected.count) expected, \(duplicates) sent twice")
+
+        // The log agrees: the event finished, every recipient decided, nothing left waiting.
+        let settled = ContinuousClock.now + .seconds(30)
+        var log = try await call(.GET, "/v1/events/\(eventId)?limit=1")
+        while (log["counts"] as? [String: Int])?["delivered"] != 399, ContinuousClock.now < settled {
+            try await Task.sleep(for: .milliseconds(200))
+            log = try await call(.GET, "/v1/events/\(eventId)?limit=1")
+        }
+        #expect((log["event"] as? [String: Any])?["recipients"] as? Int == 1_999, "\(log.text.prefix(400))")
+        #expect((log["counts"] as? [String: Int]) == ["delivered": 399, "skipped": 1_600], "\(log.text.prefix(400))")
+    }
+}
+
+enum HTTPMethodName: String {
+    case GET, POST, PUT, PATCH, DELETE
+}
