@@ -4,6 +4,7 @@
 //   herald-bench fcm-standin [--full-stack]        prints "PORT <n> ACCOUNT <service account file> CAFILE <path>", serves until killed
 //   herald-bench fcm --url https://127.0.0.1:<n> --ca <file> --account <file> [--count 200000] [--devices 10000] [--concurrency 8] [--batch 50]
 //   herald-bench apns --url https://127.0.0.1:<n> --ca <file> --key <pem file> [--count 200000] [--devices 10000] [--concurrency 8] [--batch 50]
+//   herald-bench engine --herald <path> --database <url> [--users 10000] [--events 100000]   (EngineBench.swift)
 //   herald-bench ws --port <n> --key <apiKey> --tokens <file> --uids <file> --server-pid <pid> [--rounds 20]   (RealtimeBench.swift)
 //
 // The client process reports pushes/s, CPU µs per push (getrusage), peak RSS and TLS connections.
@@ -174,6 +175,9 @@ case "fcm":
 
 case "ws":
     try await RealtimeBench.run()
+
+case "engine":
+    try await EngineBench.run()
 
 default:
     print("usage: herald-bench apns-standin | apns --url URL --ca FILE --key FILE [--count N] [--devices N] [--concurrency N]")

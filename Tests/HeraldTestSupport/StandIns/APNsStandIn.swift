@@ -43,6 +43,8 @@ public final class APNsStandIn: Sendable {
         var recordRequests = true
         /// Answer every request this late (a slow APNs).
         var delay: TimeAmount?
+        /// Told of every request (benchmarks count and time them).
+        var observer: (@Sendable (Received) -> Void)?
         /// Provider tokens whose signature was verified, with their issue date (APNs validates a
         /// token once, not per push).
         var verifiedTokens: [String: Date] = [:]
@@ -96,6 +98,11 @@ public final class APNsStandIn: Sendable {
     }
 
     /// Send GOAWAY (and close) once, after this many more streams.
+    /// Calls `observer` for every request, before answering it.
+    public func observe(_ observer: @escaping @Sendable (Received) -> Void) {
+        state.withLockedValue { $0.observer = observer }
+    }
+
     /// Answers every request after `delay` (nil: at once).
     public func slowDown(_ delay: TimeAmount?) {
         state.withLockedValue { $0.delay = delay }
@@ -110,6 +117,7 @@ public final class APNsStandIn: Sendable {
     static func answer(_ request: StandInRequest, state: inout State) -> StandInResponse {
         let received = Received(path: request.path, headers: request.headers, body: request.body, clientCertificateSubject: request.clientCertificateSubject)
         if state.recordRequests { state.received.append(received) }
+        state.observer?(received)
         var goAway = false
         if let limit = state.goAwayAfterStreams {
             state.streams += 1
