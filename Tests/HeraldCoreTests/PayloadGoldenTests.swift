@@ -11,7 +11,7 @@ struct PayloadGoldenTests {
     static let fixtures = (try? PayloadFixtures.all()) ?? []
 
     @Test func everyFixtureLoads() {
-        #expect(Self.fixtures.count >= 26)
+        #expect(Self.fixtures.count >= 28)
     }
 
     @Test(arguments: fixtures.map(\.name))
@@ -41,6 +41,7 @@ struct PayloadGoldenTests {
             if case .bool(let value)? = overrides["localizationKeys"] { settings.localizationKeys = value }
             if case .string(let value)? = overrides["payloadFormat"] { settings.payloadFormat = PushSettings.PayloadFormat(rawValue: value)! }
             if case .object(let value)? = overrides["customJSON"] { settings.customJSON = value }
+            if case .bool(let value)? = overrides["hideMessageText"] { settings.hideMessageText = value }
         }
         let app = App(id: appInfo["id"]!.text, name: appInfo["name"]!.text, region: appInfo["region"]!.text, settings: settings, createdAt: sentAt)
         let resolved = ResolvedEvent.resolve(ChatEvent(id: "evt_golden", appId: app.id, clientId: nil, receivedAt: sentAt, body: parsed.body),

@@ -226,3 +226,24 @@ write("message-edited.apns", {
     "provider": {"kind": "apns"}, "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": edited, "pushType": "alert", "priority": 10, "collapseId": "123"}}})
 print(len(os.listdir(OUT)), "fixtures")
+
+# Privacy: the text is hidden, in the alert and in the message object.
+hidden_object = {k: v for k, v in user_message_object.items() if k != "text"}
+hidden = dict(user_details, body="New message", message=hidden_object)
+hidden["aps"] = {"alert": {"title": "Andrew Joseph", "body": "New message"}, "sound": "default", "thread-id": "cometchat-uid-1_user_cometchat-uid-2"}
+write("message-user.apns-hidden", {
+    "description": "The privacy option: 'New message' instead of the text, and no text in the message object.",
+    "event": user_message_event, "recipient": "cometchat-uid-2", "settings": {"hideMessageText": True, "badge": False},
+    "provider": {"kind": "apns"}, "platform": "apns_ios_device", "route": "alert",
+    "expected": {"apns": {"payload": hidden, "pushType": "alert", "priority": 10, "collapseId": "123"}}})
+
+# A web browser's FCM token: webpush with urgency and the notification shown by the browser.
+write("message-user.fcm-web", {
+    "description": "An FCM web token: the data message, and a webpush block (Urgency high, TTL, the notification with the sender's avatar).",
+    "event": user_message_event, "recipient": "cometchat-uid-2", "settings": {"badge": False},
+    "provider": {"kind": "fcm", "includeNotificationKey": True}, "platform": "fcm_web", "route": "alert",
+    "expected": {"fcm": {"token": "TOKEN", "data": strings(user_details), "notification": {"title": "Andrew Joseph", "body": "Hello!"},
+                         "android": {"priority": "high", "collapse_key": "123", "ttl": "86400s"},
+                         "webpush": {"headers": {"Urgency": "high", "TTL": "86400"},
+                                     "notification": {"title": "Andrew Joseph", "body": "Hello!", "icon": A1}}}}})
+print(len(os.listdir(OUT)), "fixtures")

@@ -255,6 +255,16 @@ struct EngineLifecycleTests {
             #expect(silent.payload["type"] as? String == "session" && silent.payload["action"] as? String == "logged out")
             #expect((silent.payload["aps"] as? [String: Any])?["content-available"] as? Int == 1)
             #expect(world.apnsPayloads(to: voip).isEmpty)
+
+            // A session whose time runs out is logged out the same way.
+            let expires = ISO8601DateFormatter().string(from: world.clock.now().addingTimeInterval(60))
+            let created = try await client.request(.post, "/v1/users/bo/sessions", bearer: world.apiKey, json: ["expiresAt": expires])
+            let (_, tablet) = try await world.device(client, "bo", "apns_ios_device", session: try #require(created["authToken"] as? String))
+            world.clock.advance(by: 61)
+            try await world.herald.services.expireSessions()
+            try await world.drain()
+            #expect(world.apnsPayloads(to: tablet).first?.payload["action"] as? String == "session expired")
+            #expect((try await client.request(.get, "/v1/users/bo/sessions", bearer: world.apiKey)["data"] as? [Any])?.isEmpty == true)
         }
         await world.close()
     }
