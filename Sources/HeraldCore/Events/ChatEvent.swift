@@ -10,13 +10,29 @@ public struct ChatEvent: Sendable, Equatable {
     public var clientId: String?
     public var receivedAt: Date
     public var body: EventBody
+    /// The event as posted, which is what storage keeps: parsing it again with the time it was
+    /// received gives the same body, for a fraction of the cost of encoding the body. Nil for
+    /// Herald's own events (a session's end), which are stored encoded.
+    public var posted: JSONValue?
 
-    public init(id: String, appId: String, clientId: String?, receivedAt: Date, body: EventBody) {
+    public init(id: String, appId: String, clientId: String?, receivedAt: Date, body: EventBody, posted: JSONValue? = nil) {
         self.id = id
         self.appId = appId
         self.clientId = clientId
         self.receivedAt = receivedAt
         self.body = body
+        self.posted = posted
+    }
+
+    /// An event read back from storage: `text` is either the event as posted or the body encoded.
+    public static func stored(id: String, appId: String, clientId: String?, receivedAt: Date, text: String,
+                              decode: (String) throws -> EventBody) throws -> ChatEvent {
+        let value = try JSONValue(jsonText: text)
+        if case .object(let object) = value, case .string = object["type"] {
+            let body = try EventParser.parse(value, now: receivedAt).body
+            return ChatEvent(id: id, appId: appId, clientId: clientId, receivedAt: receivedAt, body: body, posted: value)
+        }
+        return ChatEvent(id: id, appId: appId, clientId: clientId, receivedAt: receivedAt, body: try decode(text))
     }
 
     public var kind: EventKind { body.kind }

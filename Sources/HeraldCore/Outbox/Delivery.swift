@@ -73,7 +73,7 @@ public struct Delivery: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String = "dlv_" + Identifier.hex(bytes: 10), appId: String, eventId: String, uid: String, channel: DeliveryChannel, target: String,
+    public init(id: String = Identifier.timeOrdered("dlv_"), appId: String, eventId: String, uid: String, channel: DeliveryChannel, target: String,
                 sessionId: String? = nil, providerId: String? = nil, platform: PushPlatform? = nil, route: PushRoute? = nil, locale: String? = nil,
                 badge: Int? = nil, unread: Int? = nil, status: DeliveryStatus, reason: String? = nil, attempts: Int = 0,
                 nextAttemptAt: Date? = nil, leaseUntil: Date? = nil, expiresAt: Date? = nil, providerStatus: Int? = nil,

@@ -19,7 +19,8 @@ public struct EventIntake: Sendable {
     /// Parses and stores; returns the event ids in order (an already-used client id gives the
     /// first event's id, and nothing new is stored for it).
     public func accept(appId: String, body: JSONValue) async throws -> [String] {
-        let now = clock.now()
+        // Milliseconds, as stored: the body parsed again from storage is the one parsed now.
+        let now = Date(millisecondsSince1970: clock.now().millisecondsSince1970)
         var items: [(JSONValue, String)] = []
         if case .object(let object) = body, let list = object["events"] {
             guard case .array(let array) = list else { throw HeraldError.invalidField("events", "must be an array of events") }
@@ -35,7 +36,7 @@ public struct EventIntake: Sendable {
             if let clientId = event.clientId, !clientIds.insert(clientId).inserted {
                 throw HeraldError.invalidField(path.isEmpty ? "id" : path + ".id", "is used twice in this post")
             }
-            parsed.append(ChatEvent(id: "evt_" + Identifier.hex(bytes: 12), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body))
+            parsed.append(ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body, posted: value))
         }
         let ids = try await events.insertEvents(parsed)
         observer.accepted(events: parsed.count)

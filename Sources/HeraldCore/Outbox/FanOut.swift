@@ -160,7 +160,7 @@ public struct FanOut: Sendable {
             var rows: [Delivery] = []
             for choice in choices {
                 var row = base
-                row.id = "dlv_" + Identifier.hex(bytes: 10)
+                row.id = Identifier.timeOrdered("dlv_")
                 row.channel = .push
                 row.target = choice.token.token
                 row.sessionId = choice.token.sessionId
@@ -175,7 +175,7 @@ public struct FanOut: Sendable {
             }
             for providerId in webhooks {
                 var row = base
-                row.id = "dlv_" + Identifier.hex(bytes: 10)
+                row.id = Identifier.timeOrdered("dlv_")
                 row.channel = .webhook
                 row.target = "webhook:" + providerId
                 row.providerId = providerId
@@ -187,7 +187,7 @@ public struct FanOut: Sendable {
             }
             if !sessions.isEmpty {
                 var row = base
-                row.id = "dlv_" + Identifier.hex(bytes: 10)
+                row.id = Identifier.timeOrdered("dlv_")
                 row.channel = .inapp
                 row.target = "inapp"
                 row.status = .inapp

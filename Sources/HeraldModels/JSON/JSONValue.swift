@@ -50,13 +50,11 @@ public typealias JSONObject = [String: JSONValue]
 extension JSONValue {
     /// The compact, key-sorted JSON text of this value.
     public func jsonText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        String(decoding: jsonBytes(sortedKeys: true), as: UTF8.self)
     }
 
     /// Parses JSON text into a value.
     public static func parse(_ text: String) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        try JSONValue(jsonText: text)
     }
 }

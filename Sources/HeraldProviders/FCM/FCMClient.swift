@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HeraldCore
+import HeraldModels
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
@@ -35,11 +36,6 @@ public final class FCMClient: Sendable {
     /// Set once the server turned out to speak HTTP/1.1 only.
     let http1Only = NIOLockedValueBox(false)
     private let clock = ContinuousClock()
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 
     public init(account: ServiceAccount, endpoints: FCMEndpoints, tls: TLSConfiguration, http: HTTPClient,
                 clock: any WallClock = SystemWallClock(), maxConnections: Int = 4) {
@@ -75,11 +71,7 @@ public final class FCMClient: Sendable {
         var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "not sent"), count: messages.count)
         var bodies: [Int: ByteBuffer] = [:]
         for (index, message) in messages.enumerated() {
-            do {
-                bodies[index] = ByteBuffer(data: try encoder.encode(Envelope(message: message)))
-            } catch {
-                results[index] = PushResult(outcome: .failed, reason: "the message does not encode: \(error)")
-            }
+            bodies[index] = ByteBuffer(bytes: JSONValue.object(["message": message.jsonValue]).jsonBytes())
         }
         var ready = bodies.keys.sorted()
         var refreshed = false
@@ -110,10 +102,6 @@ public final class FCMClient: Sendable {
             }
         }
         return results
-    }
-
-    private struct Envelope: Encodable {
-        var message: FCMMessage
     }
 
     private func verdict(_ answer: Result<HTTP2Response, HTTP2TransportError>, since start: ContinuousClock.Instant) -> PushResult {

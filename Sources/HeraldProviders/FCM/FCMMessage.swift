@@ -33,3 +33,23 @@ public struct FCMMessage: Sendable, Encodable {
         self.webpush = webpush
     }
 }
+
+extension FCMMessage {
+    /// The message as JSON, for the fast writer (the send path encodes thousands a second).
+    public var jsonValue: JSONValue {
+        var message: JSONObject = ["token": .string(token)]
+        if let data { message["data"] = .object(data.mapValues(JSONValue.string)) }
+        if let notification {
+            var fields: JSONObject = [:]
+            if let title = notification.title { fields["title"] = .string(title) }
+            if let body = notification.body { fields["body"] = .string(body) }
+            if let image = notification.image { fields["image"] = .string(image) }
+            message["notification"] = .object(fields)
+        }
+        if let android { message["android"] = .object(android) }
+        if let apns { message["apns"] = .object(apns) }
+        if let webpush { message["webpush"] = .object(webpush) }
+        return .object(message)
+    }
+}
+

@@ -97,12 +97,9 @@ public final class ProviderGateway: PushGateway {
             var notifications: [APNsNotification] = []
             for (index, push) in pushes.enumerated() {
                 guard case .apns(let push) = push else { continue }
-                guard let payload = try? Self.encoder.encode(JSONValue.object(push.payload)) else {
-                    results[index] = PushResult(outcome: .failed, reason: "the payload does not encode")
-                    continue
-                }
                 indices.append(index)
-                notifications.append(APNsNotification(deviceToken: push.deviceToken, pushType: APNsPushType.named(push.pushType), payload: ByteBuffer(data: payload),
+                let payload = JSONValue.object(push.payload).jsonBytes()
+                notifications.append(APNsNotification(deviceToken: push.deviceToken, pushType: APNsPushType.named(push.pushType), payload: ByteBuffer(bytes: payload),
                                                       priority: push.priority, expiration: push.expiration, collapseId: push.collapseId))
             }
             for (index, result) in zip(indices, await apns.send(notifications)) { results[index] = result }
@@ -138,12 +135,6 @@ public final class ProviderGateway: PushGateway {
         }
         return results
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 
     private func client(for credential: ProviderCredential) throws -> Client {
         let key = Key(appId: credential.appId, providerId: credential.providerId)

@@ -32,7 +32,8 @@ public func buildApplication(
     router.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
-    try APIHandler(services: services).registerHandlers(on: router)
+    try APIHandler(services: services).registerHandlers(on: GeneratedRoutes(base: router, skipping: HotRoutes.operations))
+    HotRoutes.register(on: router, services: services)
     RealtimeRoutes.register(on: router, services: services)
 
     var app = Application(

@@ -90,7 +90,7 @@ public struct HeraldServices: Sendable {
 
     private func announceEnd(appId: String, uid: String, sessionId: String, reason: String, devices: [PushToken]) async throws {
         if !devices.isEmpty {
-            let event = ChatEvent(id: "evt_" + Identifier.hex(bytes: 12), appId: appId, clientId: nil, receivedAt: clock.now(), body: .session(
+            let event = ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: nil, receivedAt: clock.now(), body: .session(
                 SessionEvent(uid: uid, sessionId: sessionId, reason: reason,
                              devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) })
             ))

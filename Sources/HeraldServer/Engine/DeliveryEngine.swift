@@ -58,7 +58,7 @@ struct DeliveryEngineService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await fanOutLoop() }
                 group.addTask { await outboxLoop() }
@@ -130,7 +130,7 @@ struct MaintenanceService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             var purged = ContinuousClock.now - .seconds(3_600)
             while !Task.isCancelled {
                 do {

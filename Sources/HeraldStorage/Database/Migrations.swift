@@ -138,6 +138,15 @@ extension SQLStore {
                 PRIMARY KEY (app_id, uid, conversation_id))
             """,
         ]),
+        // Work queues indexed by what is still open: a delivered push or a finished event leaves
+        // the claim indexes, which stay the size of the backlog however long the log grows.
+        Migration(version: 5, name: "open work indexes", statements: [
+            "DROP INDEX events_to_fan_out",
+            "CREATE INDEX events_open ON events (received_at) WHERE status <> 'done'",
+            "DROP INDEX deliveries_due",
+            "CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'",
+            "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'sending'",
+        ]),
     ]
 
     /// Every migration's version, in order.

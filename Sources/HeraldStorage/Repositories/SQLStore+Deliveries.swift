@@ -18,18 +18,27 @@ extension SQLStore: DeliveryRepository {
          SQLBind(d.expiresAt?.ms), SQLBind(d.providerStatus), SQLBind(d.providerMessageId), SQLBind(d.createdAt.ms), SQLBind(d.updatedAt.ms)]
     }
 
+    /// Claims pushes due for a retry, then pushes whose sender's lease ran out (its process died
+    /// before recording them), each through its own partial index.
     public func claimDeliveries(limit: Int, now: Date, leaseUntil: Date) async throws -> [Delivery] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         return try await transaction { db in
-            try await db.raw("""
+            let due = try await db.raw("""
                 UPDATE deliveries SET status = 'sending', lease_until = \(bind: leaseUntil.ms)
                 WHERE id IN (
-                    SELECT id FROM deliveries
-                    WHERE (status = 'pending' AND next_attempt_at <= \(bind: now.ms))
-                       OR (status = 'sending' AND lease_until < \(bind: now.ms))
+                    SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= \(bind: now.ms)
                     ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING *
                 """).all().map(Self.delivery)
+            guard due.count < limit else { return due }
+            let abandoned = try await db.raw("""
+                UPDATE deliveries SET lease_until = \(bind: leaseUntil.ms)
+                WHERE id IN (
+                    SELECT id FROM deliveries WHERE status = 'sending' AND lease_until < \(bind: now.ms)
+                    ORDER BY lease_until LIMIT \(bind: limit - due.count)\(unsafeRaw: skipLocked))
+                RETURNING *
+                """).all().map(Self.delivery)
+            return due + abandoned
         }
     }
 
@@ -88,7 +97,9 @@ extension SQLStore: DeliveryRepository {
 
     public func outboxDepth() async throws -> Int {
         try await read { db in
-            try await db.raw("SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending')").first()?.int("n") ?? 0
+            try await db.raw("""
+                SELECT (SELECT COUNT(*) FROM deliveries WHERE status = 'pending') + (SELECT COUNT(*) FROM deliveries WHERE status = 'sending') AS n
+                """).first()?.int("n") ?? 0
         }
     }
 

@@ -12,7 +12,7 @@ extension SQLStore: EventRepository {
     public func insertEvents(_ events: [ChatEvent]) async throws -> [String] {
         let rows = try events.map { event in
             [SQLBind(event.id), SQLBind(event.appId), SQLBind(event.clientId), SQLBind(event.kind.rawValue),
-             SQLBind(try StoredJSON.text(event.body)), SQLBind(event.receivedAt.ms), SQLBind(StoredEvent.Status.pending.rawValue)]
+             SQLBind(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)), SQLBind(event.receivedAt.ms), SQLBind(StoredEvent.Status.pending.rawValue)]
         }
         return try await transaction { db in
             for chunk in rows.chunks(of: Self.rowChunk) {
@@ -48,7 +48,7 @@ extension SQLStore: EventRepository {
                 UPDATE events SET status = 'fanning_out', lease_until = \(bind: leaseUntil.ms)
                 WHERE id IN (
                     SELECT id FROM events
-                    WHERE status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms))
+                    WHERE status <> 'done' AND (status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms)))
                     ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING *
                 """).all().map(Self.storedEvent).sorted { $0.event.receivedAt < $1.event.receivedAt }
@@ -126,9 +126,10 @@ extension SQLStore: EventRepository {
     }
 
     static func storedEvent(_ row: any SQLRow) throws -> StoredEvent {
-        let body = try StoredJSON.value(EventBody.self, from: try row.string("body"))
-        let event = ChatEvent(id: try row.string("id"), appId: try row.string("app_id"), clientId: try row.optionalString("client_id"),
-                              receivedAt: try row.date("received_at"), body: body)
+        let event = try ChatEvent.stored(id: try row.string("id"), appId: try row.string("app_id"), clientId: try row.optionalString("client_id"),
+                                         receivedAt: try row.date("received_at"), text: try row.string("body")) {
+            try StoredJSON.value(EventBody.self, from: $0)
+        }
         return StoredEvent(event: event, status: StoredEvent.Status(rawValue: try row.string("status")) ?? .pending,
                            cursor: try row.optionalString("cursor"), recipients: try row.int("recipients"), finishedAt: try row.optionalDate("finished_at"))
     }
