@@ -183,9 +183,11 @@ struct APNsClientTests {
 
         // APNs's clock says the token is stale: the batch's refused pushes go again with one new token.
         let before = setup.signer.signatures
+        // Tokens carry whole seconds: refuse the current token's second, then wait for the next.
         let issued = try setup.signer.token().issuedAt
-        setup.standIn.rejectTokens(issuedBefore: issued.addingTimeInterval(1))
-        try await Task.sleep(for: .milliseconds(1_100))
+        let cutoff = Date(timeIntervalSince1970: issued.timeIntervalSince1970.rounded(.down) + 1)
+        setup.standIn.rejectTokens(issuedBefore: cutoff)
+        try await Task.sleep(for: .milliseconds(Int64(max(0, cutoff.timeIntervalSinceNow) * 1000) + 50))
         let again = await setup.client.send(Array(batch[100..<150]))
         #expect(again.filter { $0.outcome == .delivered }.count == 49)
         #expect(again[7].reason == "Unregistered")

@@ -280,12 +280,13 @@ struct EngineLifecycleTests {
                 try await world.drain()
             }
             #expect(badges() == [1, 2, 3])
-            // Reading one conversation takes its two messages off; pushes sent together show the count then.
+            // Reading one conversation takes its two messages off; messages decided together count
+            // one another, each push showing the count with its own message.
             try await world.post(client, ["type": "read", "uid": "bo", "conversationId": "ana_user_bo"])
             try await world.drain()
             try await world.post(client, ["events": [EngineWorld.message(from: "cy", to: "bo"), EngineWorld.message(from: "dee", to: "bo")]])
             try await world.drain()
-            #expect(badges().suffix(2) == [3, 3])
+            #expect(badges().suffix(2).sorted() == [2, 3])
         }
         await world.close()
     }
@@ -376,7 +377,6 @@ struct EnginePresenceAndScaleTests {
                 let result = try await world.herald.services.engine.fanOut.runOnce(limit: 10)
                 if result.events == 0 { break }
                 rounds += 1
-                try await world.herald.services.engine.dispatcher.dispatchAndRecord(result.toSend)
             }
             #expect(rounds == 10)   // ten pages of a thousand
             let log = try await world.log(client, event[0])

@@ -104,6 +104,20 @@ public struct Delivery: Sendable, Equatable {
     }
 }
 
+extension Delivery {
+    /// The delivery after an attempt's outcome.
+    public mutating func apply(_ update: DeliveryUpdate) {
+        status = update.status
+        reason = update.reason
+        attempts = update.attempts
+        nextAttemptAt = update.nextAttemptAt
+        leaseUntil = nil
+        providerStatus = update.providerStatus ?? providerStatus
+        providerMessageId = update.providerMessageId ?? providerMessageId
+        updatedAt = update.at
+    }
+}
+
 /// What became of one attempt (or of the decision not to attempt).
 public struct DeliveryUpdate: Sendable, Equatable {
     public var id: String

@@ -18,20 +18,28 @@ public struct Dispatcher: Sendable {
         self.retry = retry
     }
 
-    /// Sends and records; returns the updates recorded.
+    /// Sends deliveries claimed from the outbox (retries, and pushes whose sender died) and
+    /// records what became of them; returns the updates recorded.
     @discardableResult
     public func dispatchAndRecord(_ deliveries: [Delivery]) async throws -> [DeliveryUpdate] {
-        let updates = await dispatch(deliveries)
+        let updates = await send(deliveries)
         try await ports.deliveries.updateDeliveries(updates)
         return updates
     }
 
-    /// Sends the deliveries, grouped by credential, each group as one batch.
-    public func dispatch(_ deliveries: [Delivery]) async -> [DeliveryUpdate] {
+    /// Sends the deliveries, grouped by credential, each group as one batch; returns what became
+    /// of each. `events` are the deliveries' events already resolved (others are loaded);
+    /// `countsAreCurrent` says the deliveries' badges and unread counts were just worked out
+    /// (else they are read again: a retry shows the count the user has now).
+    public func send(_ deliveries: [Delivery], events: [String: ResolvedEvent] = [:], countsAreCurrent: Bool = false) async -> [DeliveryUpdate] {
+        guard !deliveries.isEmpty else { return [] }
         let groups = Dictionary(grouping: deliveries) { $0.appId + "\u{0}" + ($0.providerId ?? "") }
+        if groups.count == 1 {
+            return await send(credentialBatch: deliveries, events: events, countsAreCurrent: countsAreCurrent)
+        }
         return await withTaskGroup(of: [DeliveryUpdate].self) { group in
             for batch in groups.values {
-                group.addTask { await dispatch(credentialBatch: batch) }
+                group.addTask { await send(credentialBatch: batch, events: events, countsAreCurrent: countsAreCurrent) }
             }
             var updates: [DeliveryUpdate] = []
             for await part in group { updates += part }
@@ -40,7 +48,7 @@ public struct Dispatcher: Sendable {
     }
 
     /// Deliveries of one app through one provider.
-    func dispatch(credentialBatch deliveries: [Delivery]) async -> [DeliveryUpdate] {
+    func send(credentialBatch deliveries: [Delivery], events: [String: ResolvedEvent], countsAreCurrent: Bool) async -> [DeliveryUpdate] {
         let now = clock.now()
         let first = deliveries[0]
         let snapshot: AppSnapshot?
@@ -59,20 +67,33 @@ public struct Dispatcher: Sendable {
 
         var updates: [DeliveryUpdate] = []
         var sendable: [(Delivery, OutgoingPush)] = []
-        // The badge is the unread count now, not when the push was decided: pushes sent together
-        // (and retries sent later) all show the count the user has.
-        var unread: [String: [String: Int]] = [:]
-        if snapshot.settings.badge || snapshot.settings.includeConversationUnread {
+        // A retry's badge is the unread count now, not when the push was decided.
+        var unread: [String: [String: Int]]?
+        if !countsAreCurrent, snapshot.settings.badge || snapshot.settings.includeConversationUnread {
             unread = (try? await ports.unread.unreadCounts(appId: first.appId, uids: Array(Set(deliveries.map(\.uid))))) ?? [:]
         }
+        var texts = TextCache()
         for var delivery in deliveries {
-            if delivery.badge != nil { delivery.badge = unread[delivery.uid]?.values.reduce(0, +) ?? delivery.badge }
+            if let unread, delivery.badge != nil { delivery.badge = unread[delivery.uid]?.values.reduce(0, +) ?? delivery.badge }
             if let expiresAt = delivery.expiresAt, expiresAt <= now {
                 updates.append(final(delivery, .expired, reason: "expired before it could be delivered", now: now))
                 ports.observer.attempted(provider: credential.kind.rawValue, outcome: "expired", reason: nil)
                 continue
             }
-            switch await push(for: delivery, snapshot: snapshot, credential: credential, unread: unread, now: now) {
+            var event = events[delivery.eventId]
+            if event == nil {
+                do {
+                    event = try await context.resolvedEvent(appId: delivery.appId, eventId: delivery.eventId)
+                } catch {
+                    updates.append(final(delivery, .failed, reason: "the event could not be read: \(error)", now: now))
+                    continue
+                }
+            }
+            guard let event else {
+                updates.append(final(delivery, .failed, reason: "the event is gone", now: now))
+                continue
+            }
+            switch push(for: delivery, event: event, snapshot: snapshot, credential: credential, texts: &texts, unread: unread, now: now) {
             case .success(let push): sendable.append((delivery, push))
             case .failure(let problem): updates.append(final(delivery, .failed, reason: problem.reason, now: now))
             }
@@ -120,17 +141,10 @@ public struct Dispatcher: Sendable {
         var reason: String
     }
 
-    /// The push for one delivery, rebuilt from its event (so a retry after a restart sends what
+    /// The push for one delivery, built from its event (so a retry after a restart sends what
     /// the first attempt would have).
-    func push(for delivery: Delivery, snapshot: AppSnapshot, credential: ProviderCredential, unread: [String: [String: Int]],
-              now: Date) async -> Result<OutgoingPush, Problem> {
-        let event: ResolvedEvent?
-        do {
-            event = try await context.resolvedEvent(appId: delivery.appId, eventId: delivery.eventId)
-        } catch {
-            return .failure(Problem(reason: "the event could not be read: \(error)"))
-        }
-        guard let event else { return .failure(Problem(reason: "the event is gone")) }
+    func push(for delivery: Delivery, event: ResolvedEvent, snapshot: AppSnapshot, credential: ProviderCredential, texts: inout TextCache,
+              unread: [String: [String: Int]]?, now: Date) -> Result<OutgoingPush, Problem> {
         if case .session(let session) = event.event.body {
             guard let platform = delivery.platform,
                   let push = PushPayloads.sessionEnded(session, device: .init(token: delivery.target, providerId: credential.providerId, platform: platform),
@@ -139,8 +153,8 @@ public struct Dispatcher: Sendable {
             }
             return .success(push)
         }
-        let text = await context.text(event, locale: delivery.locale, snapshot: snapshot)
-        let conversationUnread = delivery.unread.map { unread[delivery.uid]?[event.conversationId] ?? $0 }
+        let text = texts.text(event, locale: delivery.locale, snapshot: snapshot)
+        let conversationUnread = delivery.unread.map { unread?[delivery.uid]?[event.conversationId] ?? $0 }
         let push = PushContext(event: event, text: text, settings: snapshot.settings, badge: delivery.badge, unread: conversationUnread,
                                expiresAt: delivery.expiresAt, now: now)
         switch delivery.channel {

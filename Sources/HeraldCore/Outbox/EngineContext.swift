@@ -49,13 +49,12 @@ public struct AppSnapshot: Sendable {
     public var settings: PushSettings { app.settings }
 }
 
-/// What the engine keeps between batches: app snapshots, resolved events and rendered texts.
+/// What the engine keeps between batches: app snapshots, and events resolved for retries.
 public actor EngineContext {
     private let ports: EnginePorts
     private let maxAge: Duration
     private var apps: [String: (snapshot: AppSnapshot?, loaded: ContinuousClock.Instant)] = [:]
     private var resolved: [String: ResolvedEvent] = [:]
-    private var texts: [String: RenderedText] = [:]
 
     public init(ports: EnginePorts, maxAge: Duration = .seconds(2)) {
         self.ports = ports
@@ -81,13 +80,7 @@ public actor EngineContext {
         apps[appId] = nil
     }
 
-    /// Keeps an event resolved during fan-out for the pushes that follow.
-    public func remember(_ event: ResolvedEvent) {
-        if resolved.count >= 20_000 { resolved.removeAll(keepingCapacity: true) }
-        resolved[event.event.id] = event
-    }
-
-    /// An event resolved against the directory (loaded when not kept).
+    /// An event resolved against the directory, for a push sent again (kept for the next retry).
     public func resolvedEvent(appId: String, eventId: String) async throws -> ResolvedEvent? {
         if let known = resolved[eventId] { return known }
         guard let stored = try await ports.events.storedEvent(appId: appId, id: eventId), let snapshot = try await app(appId) else { return nil }
@@ -95,20 +88,23 @@ public actor EngineContext {
         var group: Group?
         if let guid = ResolvedEvent.namedGroup(stored.event) { group = try await ports.groups.group(appId: appId, guid: guid) }
         let event = ResolvedEvent.resolve(stored.event, app: snapshot.app, users: users, group: group)
-        remember(event)
+        if resolved.count >= 10_000 { resolved.removeAll(keepingCapacity: true) }
+        resolved[eventId] = event
         return event
     }
+}
 
-    /// The event's title and body for a locale, rendered once.
-    public func text(_ event: ResolvedEvent, locale: String?, snapshot: AppSnapshot) -> RenderedText {
+/// Rendered titles and bodies of one batch, each (event, locale) rendered once.
+struct TextCache {
+    private var texts: [String: RenderedText] = [:]
+
+    mutating func text(_ event: ResolvedEvent, locale: String?, snapshot: AppSnapshot) -> RenderedText {
         let key = event.event.id + "\u{0}" + (locale ?? "")
         if let known = texts[key] { return known }
         let template = PushTemplate.pick(event.templateType, event.receiverType, locale: locale, from: snapshot.templates,
                                          format: snapshot.settings.payloadFormat)
         let text = RenderedText.render(template, event, hideText: snapshot.settings.hideMessageText)
-        if texts.count >= 50_000 { texts.removeAll(keepingCapacity: true) }
         texts[key] = text
         return text
     }
 }
-

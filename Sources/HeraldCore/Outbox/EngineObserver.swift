@@ -5,6 +5,12 @@ public protocol EngineObserver: Sendable {
     /// A provider's verdict on one push (or a local one: expired, credential broken).
     func attempted(provider: String, outcome: String, reason: String?)
     func accepted(events: Int)
+    /// One fan-out batch: how many events (pages), how long deciding, sending and recording took.
+    func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration)
+}
+
+extension EngineObserver {
+    public func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration) {}
 }
 
 public struct SilentObserver: EngineObserver {

@@ -7,13 +7,19 @@ public struct EventIntake: Sendable {
     let events: any EventRepository
     let observer: any EngineObserver
     let clock: any WallClock
+    /// This process's fan-out, which takes accepted events straight from here when it has room.
+    let handOff: EventHandOff?
+    let lease: TimeInterval
 
     public static let maxBatch = 500
 
-    public init(events: any EventRepository, observer: any EngineObserver = SilentObserver(), clock: any WallClock = SystemWallClock()) {
+    public init(events: any EventRepository, observer: any EngineObserver = SilentObserver(), clock: any WallClock = SystemWallClock(),
+                handOff: EventHandOff? = nil, lease: TimeInterval = 60) {
         self.events = events
         self.observer = observer
         self.clock = clock
+        self.handOff = handOff
+        self.lease = lease
     }
 
     /// Parses and stores; returns the event ids in order (an already-used client id gives the
@@ -38,7 +44,21 @@ public struct EventIntake: Sendable {
             }
             parsed.append(ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body, posted: value))
         }
-        let ids = try await events.insertEvents(parsed)
+        guard let handOff, handOff.reserve(parsed.count) else {
+            let ids = try await events.insertEvents(parsed, claimedUntil: nil)
+            observer.accepted(events: parsed.count)
+            return ids
+        }
+        let ids: [String]
+        do {
+            ids = try await events.insertEvents(parsed, claimedUntil: now.addingTimeInterval(lease))
+        } catch {
+            handOff.cancel(parsed.count)
+            throw error
+        }
+        // An event whose client id was used before is not stored (its first event's id stands in).
+        let stored = zip(parsed, ids).filter { $0.0.id == $0.1 }.map { StoredEvent(event: $0.0, status: .fanningOut) }
+        handOff.hand(stored, reserved: parsed.count)
         observer.accepted(events: parsed.count)
         return ids
     }

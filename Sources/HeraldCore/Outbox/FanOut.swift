@@ -1,56 +1,94 @@
 import Foundation
 import HeraldModels
 
-/// Turns stored events into deliveries: claims events, works out one page of recipients per
-/// event (a group's members 1,000 at a time, never all in memory), decides for each recipient
-/// with every lookup made in bulk for the whole batch, and commits each step with the event's
-/// new cursor in one transaction — a process killed mid-way resumes from the last committed page
-/// and never stores a delivery twice. Pushes decided here are stored already claimed, so the
-/// caller sends them at once; in-app deliveries go out after the commit.
+/// Turns stored events into deliveries and sends them: takes events handed over by the intake
+/// (or claims them from the table), works out one page of recipients per event (a group's
+/// members 1,000 at a time, never all in memory), decides for each recipient with every lookup
+/// made in bulk for the whole batch, sends the pushes, and then commits what happened — the
+/// deliveries with their outcomes, the unread counts and the event's new cursor — in one
+/// transaction. A process killed before that commit leaves its events claimed; when the lease
+/// runs out another worker takes them over and sends again, so nothing is lost and duplicates
+/// are bounded by one batch. A delivery is never stored twice.
 public struct FanOut: Sendable {
     let ports: EnginePorts
     let context: EngineContext
+    let dispatcher: Dispatcher
+    public let handOff: EventHandOff
+    let ledger: UnreadLedger
     let clock: any WallClock
     public var pageSize: Int
-    /// How long a claimed event or delivery is ours before another worker may take it over.
+    /// How long a claimed event is ours before another worker may take it over.
     public var lease: TimeInterval
 
-    public init(ports: EnginePorts, context: EngineContext, clock: any WallClock = SystemWallClock(), pageSize: Int = 1_000, lease: TimeInterval = 60) {
+    public init(ports: EnginePorts, context: EngineContext, dispatcher: Dispatcher, handOff: EventHandOff = EventHandOff(),
+                ledger: UnreadLedger = UnreadLedger(), clock: any WallClock = SystemWallClock(), pageSize: Int = 1_000, lease: TimeInterval = 60) {
         self.ports = ports
         self.context = context
+        self.dispatcher = dispatcher
+        self.handOff = handOff
+        self.ledger = ledger
         self.clock = clock
         self.pageSize = pageSize
         self.lease = lease
     }
 
     public struct Result: Sendable {
-        /// Events claimed.
+        /// Events (pages of events) worked on.
         public var events: Int
-        /// Push and webhook deliveries stored claimed, to send now.
-        public var toSend: [Delivery]
+        /// Pushes and webhook calls attempted.
+        public var sent: Int
     }
 
-    /// Claims up to `limit` events and takes one fan-out step for each.
-    public func runOnce(limit: Int) async throws -> Result {
+    /// Takes up to `limit` events, one fan-out step for each: decide, send, record. Events come
+    /// from the hand-off, and from the table when some wait there (or `claim` says so).
+    public func runOnce(limit: Int, claim: Bool = false) async throws -> Result {
         let now = clock.now()
-        let claimed = try await ports.events.claimEvents(limit: limit, now: now, leaseUntil: now.addingTimeInterval(lease))
-        guard !claimed.isEmpty else { return Result(events: 0, toSend: []) }
+        var batch = handOff.take(limit)
+        // Events waiting in the table get a share of every batch, so they never starve behind
+        // a hand-off kept full.
+        if claim || handOff.shouldClaim() {
+            let wanted = max(limit - batch.count, limit / 4)
+            let claimed = try await ports.events.claimEvents(limit: wanted, now: now, leaseUntil: now.addingTimeInterval(lease))
+            handOff.claimed(claimed.count, of: wanted)
+            batch += claimed
+        }
+        guard !batch.isEmpty else { return Result(events: 0, sent: 0) }
+        var seen = Set<String>()
+        batch = batch.filter { seen.insert($0.event.id).inserted }
+        let clock = ContinuousClock()
+        let started = clock.now
         var plan = Plan()
-        for (appId, events) in Dictionary(grouping: claimed, by: \.event.appId) {
+        for (appId, events) in Dictionary(grouping: batch, by: \.event.appId) {
             try await self.plan(appId: appId, events: events, now: now, into: &plan)
         }
-        let stored = try await ports.events.commitFanOut(plan.steps, at: now)
+        let decided = clock.now
+        defer { for (appId, keys) in plan.unreadInFlight { ledger.add(appId: appId, keys, by: -1) } }
+        let toSend = plan.steps.flatMap { $0.deliveries.filter { $0.status == .sending } }
+        let updates = await dispatcher.send(toSend, events: plan.events, countsAreCurrent: true)
+        let sent = clock.now
+        let outcomes = Dictionary(updates.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for index in plan.steps.indices {
+            for position in plan.steps[index].deliveries.indices {
+                if let outcome = outcomes[plan.steps[index].deliveries[position].id] { plan.steps[index].deliveries[position].apply(outcome) }
+            }
+        }
+        try await ports.events.commitFanOut(plan.steps, at: now)
+        ports.observer.fannedOut(events: batch.count, decide: decided - started, send: sent - decided, record: clock.now - sent)
+        handOff.requeue(plan.nextPages)
         for item in plan.inApp {
             _ = await ports.realtime.deliver(item.envelope, appId: item.appId, sessionIds: item.sessions)
         }
-        // A push stored before a crash is the outbox's to send again (its lease runs out): not ours.
-        return Result(events: claimed.count, toSend: plan.toSend.filter { stored.contains($0.id) })
+        return Result(events: batch.count, sent: toSend.count)
     }
 
     struct Plan {
         var steps: [FanOutStep] = []
-        var toSend: [Delivery] = []
+        var events: [String: ResolvedEvent] = [:]
         var inApp: [(appId: String, envelope: RealtimeEnvelope, sessions: [String])] = []
+        /// Unread increments decided here and not yet committed (in the ledger until then).
+        var unreadInFlight: [(String, [UnreadKey])] = []
+        /// Events with more pages, kept claimed by this process.
+        var nextPages: [StoredEvent] = []
     }
 
     /// One page of recipients of one event.
@@ -73,25 +111,32 @@ public struct FanOut: Sendable {
 
         let recipientUids = Array(Set(pages.flatMap(\.recipients)))
         let named = Set(events.flatMap { ResolvedEvent.namedUids($0.event) })
-        let users = try await ports.directory.users(appId: appId, uids: Array(named.union(recipientUids)))
+        async let usersRead = ports.directory.users(appId: appId, uids: Array(named.union(recipientUids)))
+        async let lookupsRead = Lookups.load(ports: ports, appId: appId, uids: recipientUids, settings: settings)
         var groups: [String: Group] = [:]
         for guid in Set(events.compactMap { ResolvedEvent.namedGroup($0.event) }) {
             groups[guid] = try await ports.groups.group(appId: appId, guid: guid)
         }
-        let lookups = try await Lookups.load(ports: ports, appId: appId, uids: recipientUids, settings: settings)
-        var unread = lookups.unread
+        let users = try await usersRead, lookups = try await lookupsRead
+        var unread = ledger.merged(appId: appId, uids: recipientUids, into: lookups.unread)
+        var texts = TextCache()
+        var increments: [UnreadKey] = []
 
         for page in pages {
             let event = ResolvedEvent.resolve(page.stored.event, app: snapshot.app, users: users,
                                               group: ResolvedEvent.namedGroup(page.stored.event).flatMap { groups[$0] })
-            await context.remember(event)
+            plan.events[event.event.id] = event
             var step = FanOutStep(appId: appId, eventId: event.event.id, cursor: page.cursor, done: page.done, recipients: page.recipients.count, leaseUntil: leaseUntil)
+            if !page.done {
+                var next = page.stored
+                next.cursor = page.cursor
+                plan.nextPages.append(next)
+            }
             switch event.event.body {
             case .read(let read):
                 step.unreadResets = [UnreadKey(uid: read.uid, conversationId: read.conversationId)]
             case .session(let session):
                 step.deliveries = sessionDeliveries(session, event: event.event, settings: settings, now: now)
-                plan.toSend += step.deliveries.filter { $0.status == .sending }
             default:
                 let expiresAt = now.addingTimeInterval(TimeInterval(event.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds))
                 var inApp: [String: [String]] = [:]   // locale → sessions
@@ -103,26 +148,29 @@ public struct FanOut: Sendable {
                     let decision = Decider.decide(event, facts, settings: settings, providers: snapshot.providers, now: now)
                     var counts = unread[uid] ?? [:]
                     if case .message(let message) = event.event.body, message.action == .new, !decision.isSkip {
+                        let key = UnreadKey(uid: uid, conversationId: event.conversationId)
                         counts[event.conversationId, default: 0] += 1
-                        step.unreadIncrements.append(UnreadKey(uid: uid, conversationId: event.conversationId))
+                        step.unreadIncrements.append(key)
+                        increments.append(key)
                         unread[uid] = counts
                     }
                     let badge = settings.badge ? counts.values.reduce(0, +) : nil
-                    let made = deliveries(for: decision, event: event, uid: uid, locale: users[uid]?.locale, badge: badge,
-                                          unread: counts[event.conversationId], expiresAt: expiresAt, now: now)
-                    step.deliveries += made
-                    plan.toSend += made.filter { $0.status == .sending }
+                    step.deliveries += deliveries(for: decision, event: event, uid: uid, locale: users[uid]?.locale, badge: badge,
+                                                  unread: counts[event.conversationId], expiresAt: expiresAt, now: now)
                     if let sessions = decision.inAppSessions, !sessions.isEmpty { inApp[users[uid]?.locale ?? "", default: []] += sessions }
                     ports.observer.decided(decision.name, eventType: event.templateType)
                 }
                 for (locale, sessions) in inApp {
-                    let text = await context.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)
+                    let text = texts.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)
                     let details = NotificationDetails.build(event, text: text, settings: settings, unread: nil)
                     plan.inApp.append((appId, .event(.init(eventId: event.event.id, eventType: event.templateType, payload: details)), sessions))
                 }
             }
             plan.steps.append(step)
         }
+        // Batches in flight at the same time see each other's increments.
+        ledger.add(appId: appId, increments)
+        plan.unreadInFlight.append((appId, increments))
     }
 
     /// The next page of an event's recipients: the direct ones on the first page, then the
@@ -169,7 +217,6 @@ public struct FanOut: Sendable {
                 row.route = choice.route
                 row.status = .sending
                 row.reason = nil
-                row.leaseUntil = now.addingTimeInterval(lease)
                 row.expiresAt = expiresAt
                 rows.append(row)
             }
@@ -181,7 +228,6 @@ public struct FanOut: Sendable {
                 row.providerId = providerId
                 row.status = .sending
                 row.reason = nil
-                row.leaseUntil = now.addingTimeInterval(lease)
                 row.expiresAt = expiresAt
                 rows.append(row)
             }
@@ -207,7 +253,7 @@ public struct FanOut: Sendable {
         return session.devices.filter { $0.platform.tokenKind != .apnsVoIP }.map { device in
             Delivery(appId: event.appId, eventId: event.id, uid: session.uid, channel: .push, target: device.token, sessionId: session.sessionId,
                      providerId: device.providerId, platform: device.platform, route: .background, status: .sending,
-                     leaseUntil: now.addingTimeInterval(lease), expiresAt: now.addingTimeInterval(3_600), createdAt: now)
+                     expiresAt: now.addingTimeInterval(3_600), createdAt: now)
         }
     }
 }
@@ -220,15 +266,17 @@ struct Lookups {
     var tokens: [String: [PushToken]] = [:]
     var unread: [String: [String: Int]] = [:]
 
+    /// The five reads run at once (they hit different tables; PostgreSQL and SQLite's readers
+    /// take them in parallel).
     static func load(ports: EnginePorts, appId: String, uids: [String], settings: PushSettings) async throws -> Lookups {
         guard !uids.isEmpty else { return Lookups() }
-        var lookups = Lookups()
-        lookups.preferences = try await ports.preferences.preferences(appId: appId, uids: uids)
-        lookups.mutes = try await ports.preferences.mutes(appId: appId, uids: uids)
-        lookups.presence = try await ports.presence.onlineSessions(appId: appId, uids: uids)
-        lookups.tokens = Dictionary(grouping: try await ports.directory.tokens(appId: appId, uids: uids), by: \.uid)
-        lookups.unread = try await ports.unread.unreadCounts(appId: appId, uids: uids)
-        return lookups
+        async let preferences = ports.preferences.preferences(appId: appId, uids: uids)
+        async let mutes = ports.preferences.mutes(appId: appId, uids: uids)
+        async let presence = ports.presence.onlineSessions(appId: appId, uids: uids)
+        async let tokens = ports.directory.tokens(appId: appId, uids: uids)
+        async let unread = ports.unread.unreadCounts(appId: appId, uids: uids)
+        return Lookups(preferences: try await preferences, mutes: try await mutes, presence: try await presence,
+                       tokens: Dictionary(grouping: try await tokens, by: \.uid), unread: try await unread)
     }
 }
 

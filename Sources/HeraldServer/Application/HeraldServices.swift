@@ -47,7 +47,7 @@ public struct HeraldServices: Sendable {
             apps: store, groups: store, providers: store, tokens: store, events: store, deliveries: store, preferences: store,
             templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, observer: observer
         ), clock: clock, lease: configuration.engineLease)
-        self.intake = EventIntake(events: store, observer: observer, clock: clock)
+        self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, lease: configuration.engineLease)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
         self.templates = TemplateManagement(apps: store, templates: store, clock: clock)
         self.clock = clock
@@ -94,7 +94,8 @@ public struct HeraldServices: Sendable {
                 SessionEvent(uid: uid, sessionId: sessionId, reason: reason,
                              devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) })
             ))
-            _ = try await store.insertEvents([event])
+            _ = try await store.insertEvents([event], claimedUntil: nil)
+            engine.fanOut.handOff.notePending()
             await engine.eventsAccepted()
         }
         await realtime.revoke(appId: appId, sessionId: sessionId, reason: reason)

@@ -18,8 +18,8 @@ public struct DeliveryEngine: Sendable {
         self.ports = ports
         self.clock = clock
         self.context = EngineContext(ports: ports)
-        self.fanOut = FanOut(ports: ports, context: context, clock: clock, lease: lease)
         self.dispatcher = Dispatcher(ports: ports, context: context, clock: clock)
+        self.fanOut = FanOut(ports: ports, context: context, dispatcher: dispatcher, clock: clock, lease: lease)
     }
 
     /// Events were stored: fan them out now rather than at the next poll.
@@ -27,17 +27,14 @@ public struct DeliveryEngine: Sendable {
         await wakeup.poke()
     }
 
-    /// One round of everything, for tests and tools that drive the engine by hand: fans out what
-    /// is waiting, sends it, and sends what is due. Returns how many deliveries were sent.
+    /// One round of everything, for tests and tools that drive the engine by hand: fans out and
+    /// sends what is waiting, and sends what is due. Returns how many pushes were attempted.
     @discardableResult
     public func drain(now: Date? = nil) async throws -> Int {
         var sent = 0
         while true {
-            let result = try await fanOut.runOnce(limit: 200)
-            if !result.toSend.isEmpty {
-                try await dispatcher.dispatchAndRecord(result.toSend)
-                sent += result.toSend.count
-            }
+            let result = try await fanOut.runOnce(limit: 200, claim: true)
+            sent += result.sent
             if result.events == 0 { break }
         }
         let due = now ?? clock.now()
@@ -50,47 +47,35 @@ public struct DeliveryEngine: Sendable {
     }
 }
 
-/// Runs the engine for the life of the server: the fan-out loop (woken when events arrive),
-/// dispatch of what it decides (a few batches in flight at once), and the outbox loop for
-/// retries and for pushes whose process died before sending them.
+/// Runs the engine for the life of the server: fan-out workers (woken when events arrive), each
+/// deciding, sending and recording a batch at a time, and the outbox loop for retries and for
+/// pushes whose process died before recording them.
 struct DeliveryEngineService: Service {
     let engine: DeliveryEngine
     let logger: Logger
+    /// Batches in flight at once: while one waits for its provider, the next is decided.
+    var workers = 4
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await fanOutLoop() }
+                for _ in 0..<workers { group.addTask { await fanOutLoop() } }
                 group.addTask { await outboxLoop() }
             }
         }
     }
 
     func fanOutLoop() async {
-        let limiter = Limiter(4)
-        await withDiscardingTaskGroup { group in
-            while !Task.isCancelled {
-                do {
-                    let result = try await engine.fanOut.runOnce(limit: 250)
-                    if !result.toSend.isEmpty {
-                        await limiter.acquire()
-                        group.addTask {
-                            do {
-                                try await engine.dispatcher.dispatchAndRecord(result.toSend)
-                            } catch where !Task.isCancelled {
-                                // The deliveries stay claimed; their lease runs out and the outbox sends them.
-                                logger.error("recording deliveries failed", metadata: ["error": "\(error)"])
-                            } catch {}
-                            await limiter.release()
-                        }
-                    }
-                    if result.events == 0 { await engine.wakeup.wait(timeout: .milliseconds(250)) }
-                } catch where !Task.isCancelled {
-                    logger.error("fan-out failed", metadata: ["error": "\(error)"])
-                    try? await Task.sleep(for: .seconds(1))
-                } catch {
-                    return
-                }
+        while !Task.isCancelled {
+            do {
+                let result = try await engine.fanOut.runOnce(limit: 250)
+                if result.events == 0 { await engine.wakeup.wait(timeout: .milliseconds(250)) }
+            } catch where !Task.isCancelled {
+                // The batch stays claimed; its lease runs out and a worker takes it over.
+                logger.error("fan-out failed", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            } catch {
+                return
             }
         }
     }

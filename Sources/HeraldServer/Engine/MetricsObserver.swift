@@ -2,7 +2,8 @@ import HeraldCore
 import Metrics
 
 /// The engine's counters for Prometheus: decisions by event type, push attempts by provider,
-/// outcome and reason, events accepted.
+/// outcome and reason, events accepted, and how long fan-out batches spend deciding, sending and
+/// recording.
 struct MetricsObserver: EngineObserver {
     func decided(_ decision: String, eventType: String) {
         Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType)]).increment()
@@ -14,6 +15,18 @@ struct MetricsObserver: EngineObserver {
 
     func accepted(events: Int) {
         Counter(label: "herald_events_accepted_total").increment(by: Int64(events))
+    }
+
+    func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration) {
+        for (phase, duration) in [("decide", decide), ("send", send), ("record", record)] {
+            Timer(label: "herald_fanout_batch_seconds", dimensions: [("phase", phase)]).recordNanoseconds(Self.nanoseconds(duration))
+        }
+        Counter(label: "herald_fanout_events_total").increment(by: Int64(events))
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// A reason as a label of bounded variety: the provider's code (`BadDeviceToken`,

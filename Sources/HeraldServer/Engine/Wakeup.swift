@@ -38,30 +38,3 @@ actor Wakeup {
         waiters.removeValue(forKey: id)?.resume()
     }
 }
-
-/// At most `limit` holders at once.
-actor Limiter {
-    private let limit: Int
-    private var held = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(_ limit: Int) {
-        self.limit = limit
-    }
-
-    func acquire() async {
-        if held < limit {
-            held += 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty {
-            held -= 1
-        } else {
-            waiting.removeFirst().resume()
-        }
-    }
-}

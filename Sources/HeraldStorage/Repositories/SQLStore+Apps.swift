@@ -18,7 +18,7 @@ extension SQLStore: AppRepository {
     }
 
     public func app(id: String) async throws -> App? {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT * FROM apps WHERE id = \(bind: id)").first().map(Self.app)
         }
     }

@@ -109,7 +109,7 @@ extension SQLStore: DeliveryRepository {
                 SELECT MIN(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'
                 UNION ALL SELECT MIN(lease_until) AS due FROM deliveries WHERE status = 'sending'
                 """).all()
-            return try row.compactMap { try $0.decode(column: "due", as: Int64?.self) }.min().map { Date(millisecondsSince1970: $0) }
+            return try row.compactMap { try $0.optionalDate("due") }.min()
         }
     }
 
@@ -141,10 +141,10 @@ extension SQLStore: DeliveryRepository {
             sessionId: try row.optionalString("session_id"), providerId: try row.optionalString("provider_id"),
             platform: try row.optionalString("platform").flatMap(PushPlatform.init(rawValue:)),
             route: try row.optionalString("route").flatMap(PushRoute.init(rawValue:)), locale: try row.optionalString("locale"),
-            badge: try row.decode(column: "badge", as: Int?.self), unread: try row.decode(column: "unread", as: Int?.self),
+            badge: try row.optionalInt("badge"), unread: try row.optionalInt("unread"),
             status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, reason: try row.optionalString("reason"),
             attempts: try row.int("attempts"), nextAttemptAt: try row.optionalDate("next_attempt_at"), leaseUntil: try row.optionalDate("lease_until"),
-            expiresAt: try row.optionalDate("expires_at"), providerStatus: try row.decode(column: "provider_status", as: Int?.self),
+            expiresAt: try row.optionalDate("expires_at"), providerStatus: try row.optionalInt("provider_status"),
             providerMessageId: try row.optionalString("provider_message_id"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
     }

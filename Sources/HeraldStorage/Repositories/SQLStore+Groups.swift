@@ -27,7 +27,7 @@ extension SQLStore: GroupRepository {
     }
 
     public func group(appId: String, guid: String) async throws -> Group? {
-        try await read { db in try await Self.group(db, appId: appId, guid: guid) }
+        try await lookup { db in try await Self.group(db, appId: appId, guid: guid) }
     }
 
     public func deleteGroup(appId: String, guid: String) async throws -> Bool {
@@ -77,7 +77,7 @@ extension SQLStore: GroupRepository {
     }
 
     public func members(appId: String, guid: String, afterUid: String?, limit: Int) async throws -> [GroupMember] {
-        try await read { db in
+        try await lookup { db in
             var query = db.select().columns("uid", "scope", "joined_at").from("group_members")
                 .where("app_id", .equal, appId).where("guid", .equal, guid)
             if let afterUid { query = query.where("uid", .greaterThan, afterUid) }

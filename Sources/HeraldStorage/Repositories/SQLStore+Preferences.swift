@@ -8,7 +8,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func preferences(appId: String, uids: [String]) async throws -> [String: NotificationPreferences] {
         var found: [String: NotificationPreferences] = [:]
         for chunk in uids.chunks(of: 1_000) {
-            try await read { db in
+            try await lookup { db in
                 try await db.select().columns("uid", "prefs").from("preferences").where("app_id", .equal, appId).where("uid", .in, chunk).all()
             }.forEach { row in found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs")) }
         }
@@ -32,7 +32,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func mutes(appId: String, uids: [String]) async throws -> [String: [ConversationMute]] {
         var found: [String: [ConversationMute]] = [:]
         for chunk in uids.chunks(of: 1_000) {
-            try await read { db in
+            try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "until").from("mutes")
                     .where("app_id", .equal, appId).where("uid", .in, chunk).orderBy("conversation_id").all()
             }.forEach { row in
@@ -63,7 +63,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     // MARK: Templates
 
     public func templates(appId: String) async throws -> [PushTemplate] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
                 .all().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
         }
@@ -95,7 +95,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func unreadCounts(appId: String, uids: [String]) async throws -> [String: [String: Int]] {
         var found: [String: [String: Int]] = [:]
         for chunk in uids.chunks(of: 1_000) {
-            try await read { db in
+            try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "count").from("unread_counts")
                     .where("app_id", .equal, appId).where("uid", .in, chunk).where("count", .greaterThan, 0).all()
             }.forEach { row in found[try row.string("uid"), default: [:]][try row.string("conversation_id")] = try row.int("count") }
@@ -109,7 +109,7 @@ extension SQLStore: RecipientDirectory {
     public func users(appId: String, uids: [String]) async throws -> [String: User] {
         var found: [String: User] = [:]
         for chunk in uids.chunks(of: 1_000) {
-            try await read { db in
+            try await lookup { db in
                 try await db.select().column("*").from("users").where("app_id", .equal, appId).where("uid", .in, chunk).all()
             }.forEach { row in
                 let user = try Self.user(row)
@@ -122,7 +122,7 @@ extension SQLStore: RecipientDirectory {
     public func tokens(appId: String, uids: [String]) async throws -> [PushToken] {
         var found: [PushToken] = []
         for chunk in uids.chunks(of: 1_000) {
-            found += try await read { db in
+            found += try await lookup { db in
                 try await db.select().column("*").from("push_tokens").where("app_id", .equal, appId).where("uid", .in, chunk)
                     .orderBy("last_seen_at", .descending).all().map(Self.token)
             }

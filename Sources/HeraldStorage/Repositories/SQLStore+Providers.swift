@@ -52,7 +52,7 @@ extension SQLStore: ProviderRepository {
     }
 
     public func providers(appId: String) async throws -> [ProviderCredential] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) ORDER BY provider_id").all().map(Self.provider)
         }
     }

@@ -6,7 +6,7 @@ import SQLKit
 extension SQLStore: UserRepository {
     public func upsertUser(appId: String, _ user: User) async throws -> User {
         let metadata = try user.metadata.map { try JSONValue.object($0).jsonText() }
-        let tags = try StoredJSON.text(user.tags)
+        let tags = StoredJSON.text(strings: user.tags)
         return try await read { db in
             let row = try await db.raw("""
                 INSERT INTO users (app_id, uid, name, avatar, metadata, tags, locale, time_zone, created_at, updated_at)
@@ -25,7 +25,7 @@ extension SQLStore: UserRepository {
     public func upsertUsers(appId: String, _ users: [User]) async throws {
         let rows = try users.map { user in
             [SQLBind(appId), SQLBind(user.uid), SQLBind(user.name), SQLBind(user.avatar),
-             SQLBind(try user.metadata.map { try JSONValue.object($0).jsonText() }), SQLBind(try StoredJSON.text(user.tags)),
+             SQLBind(try user.metadata.map { try JSONValue.object($0).jsonText() }), SQLBind(StoredJSON.text(strings: user.tags)),
              SQLBind(user.locale), SQLBind(user.timeZone), SQLBind(user.createdAt.ms), SQLBind(user.updatedAt.ms)]
         }
         try await transaction { db in
@@ -61,7 +61,7 @@ extension SQLStore: UserRepository {
         User(
             uid: try row.string("uid"), name: try row.string("name"), avatar: try row.optionalString("avatar"),
             metadata: try object(try row.optionalString("metadata")),
-            tags: try StoredJSON.value([String].self, from: try row.string("tags")),
+            tags: try StoredJSON.strings(from: try row.string("tags")),
             locale: try row.optionalString("locale"), timeZone: try row.optionalString("time_zone"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )

@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+
+/// Events handed from the intake to this process's fan-out without a trip through the database:
+/// the intake stores them already claimed (with a lease), so no other worker takes them, and puts
+/// them here. If the process dies first, the lease runs out and any worker claims them from the
+/// table — the hand-off saves work, it never holds the only copy.
+///
+/// Bounded: when the fan-out falls behind, new events are stored unclaimed instead and wait in
+/// the table (and the fan-out is told to claim from there).
+public final class EventHandOff: Sendable {
+    struct State {
+        var queue: [StoredEvent] = []
+        var head = 0
+        var reserved = 0
+        /// Events were stored unclaimed because the hand-off was full.
+        var overflowed = false
+        var lastClaim = ContinuousClock.now
+    }
+
+    public let capacity: Int
+    /// How often the fan-out claims from the table even while the hand-off keeps it busy (other
+    /// processes' abandoned events, retried pages).
+    public let claimInterval: Duration
+    private let state = Mutex(State())
+
+    public init(capacity: Int = 2_000, claimInterval: Duration = .seconds(1)) {
+        self.capacity = capacity
+        self.claimInterval = claimInterval
+    }
+
+    /// Makes room for `count` events; false when the hand-off is full (store them unclaimed).
+    public func reserve(_ count: Int) -> Bool {
+        state.withLock { state in
+            guard state.queue.count - state.head + state.reserved + count <= capacity else {
+                state.overflowed = true
+                return false
+            }
+            state.reserved += count
+            return true
+        }
+    }
+
+    /// Hands over stored events, releasing a reservation of `reserved` (some of which may not
+    /// have been stored: an idempotent repeat).
+    public func hand(_ events: [StoredEvent], reserved: Int) {
+        state.withLock { state in
+            state.reserved -= reserved
+            state.queue += events
+        }
+    }
+
+    /// Gives back a reservation whose events were not stored.
+    public func cancel(_ reserved: Int) {
+        state.withLock { $0.reserved -= reserved }
+    }
+
+    /// An event this process keeps claimed for its next page.
+    public func requeue(_ events: [StoredEvent]) {
+        guard !events.isEmpty else { return }
+        state.withLock { $0.queue += events }
+    }
+
+    /// Up to `limit` events, oldest first.
+    public func take(_ limit: Int) -> [StoredEvent] {
+        state.withLock { state in
+            let end = min(state.queue.count, state.head + limit)
+            let taken = Array(state.queue[state.head..<end])
+            state.head = end
+            if state.head > 1_024, state.head * 2 > state.queue.count {
+                state.queue.removeFirst(state.head)
+                state.head = 0
+            }
+            return taken
+        }
+    }
+
+    /// Events were stored unclaimed (Herald's own, or past a full hand-off): claim them soon.
+    public func notePending() {
+        state.withLock { $0.overflowed = true }
+    }
+
+    /// Whether the fan-out should claim from the table now: events were stored unclaimed, or a
+    /// claim interval passed (leases of dead processes run out). Either way the claim is counted
+    /// as made; ``claimed(_:of:)`` says whether more may wait.
+    public func shouldClaim(now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in
+            guard state.overflowed || now - state.lastClaim >= claimInterval else { return false }
+            state.overflowed = false
+            state.lastClaim = now
+            return true
+        }
+    }
+
+    /// A claim found `count` of the `requested` events: a full claim means more may be waiting.
+    public func claimed(_ count: Int, of requested: Int) {
+        if count >= requested { notePending() }
+    }
+
+    /// Events waiting here.
+    public var count: Int { state.withLock { $0.queue.count - $0.head } }
+}
+
+/// Unread counts moved by fan-outs not yet committed, added to the stored counts when a badge is
+/// worked out: two batches in flight for the same user give badges 1 and 2, not 1 and 1.
+public final class UnreadLedger: Sendable {
+    private let pending = Mutex<[String: [String: Int]]>([:])   // "app\0uid" → conversation → count
+
+    public init() {}
+
+    public func add(appId: String, _ keys: [UnreadKey], by delta: Int = 1) {
+        guard !keys.isEmpty else { return }
+        pending.withLock { pending in
+            for key in keys {
+                let user = appId + "\u{0}" + key.uid
+                let count = pending[user, default: [:]][key.conversationId, default: 0] + delta
+                if count == 0 {
+                    pending[user]?[key.conversationId] = nil
+                    if pending[user]?.isEmpty == true { pending[user] = nil }
+                } else {
+                    pending[user, default: [:]][key.conversationId] = count
+                }
+            }
+        }
+    }
+
+    /// `stored` with the pending increments of these users added.
+    public func merged(appId: String, uids: [String], into stored: [String: [String: Int]]) -> [String: [String: Int]] {
+        pending.withLock { pending in
+            guard !pending.isEmpty else { return stored }
+            var counts = stored
+            for uid in uids {
+                guard let extra = pending[appId + "\u{0}" + uid] else { continue }
+                for (conversation, count) in extra { counts[uid, default: [:]][conversation, default: 0] += count }
+            }
+            return counts
+        }
+    }
+}
