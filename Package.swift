@@ -47,7 +47,7 @@ let package = Package(
             dependencies: [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
-            resources: [.copy("openapi.yaml")],
+            resources: [.copy("openapi.yaml"), .copy("card-schema.json")],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),

@@ -53,73 +53,19 @@ enum EngineBench {
             }
         }
 
-        let port = try HeraldProcess.freePort()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let environment = ProcessInfo.processInfo.environment.merging([
-            "HERALD_DATABASE_URL": database, "HERALD_DATA_DIR": folder.path, "HERALD_SECRET_KEY": String(repeating: "ef", count: 32),
-            "HERALD_APNS_SANDBOX_URL": standIn.endpointURL, "HERALD_CA_FILE": try standIn.certificate.writePEM().path, "HERALD_LOG_LEVEL": "error",
-        ]) { $1 }
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: heraldPath)
-        server.arguments = ["serve", "--port", String(port), "--host", "127.0.0.1"]
-        server.environment = environment
-        try server.run()
+        let bench = try await BenchServer.start(heraldPath: heraldPath, database: database, standIn: standIn, name: "engine")
+        let server = bench.process, http = bench.http, base = bench.base
+
         defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
-        let base = "http://127.0.0.1:\(port)"
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
-        func call(_ method: HTTPMethod, _ path: String, bearer: String?, _ body: Any?) async throws -> (Int, [String: Any]) {
-            var request = HTTPClientRequest(url: base + path)
-            request.method = method
-            if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-            if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
-            }
-            let response = try await http.execute(request, timeout: .seconds(120))
-            let bytes = try await response.body.collect(upTo: 32 << 20)
-            return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any]) ?? [:])
-        }
-        for _ in 0..<300 {
-            if (try? await call(.GET, "/ready", bearer: nil, nil))?.0 == 200 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
 
         // An app, its APNs credential, the users, one session and iPhone each, and a group of them all.
-        let create = Process()
-        create.executableURL = URL(fileURLWithPath: heraldPath)
-        create.arguments = ["apps", "create", "--name", "bench", "--json"]
-        create.environment = environment
-        let pipe = Pipe()
-        create.standardOutput = pipe
-        try create.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        create.waitUntilExit()
-        let key_ = (try JSONSerialization.jsonObject(with: output) as? [String: Any])?["apiKey"] as? String
-        guard let apiKey = key_ else { throw TestFailure("apps create failed") }
-        let provider = try await call(.POST, "/v1/push/providers", bearer: apiKey, ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "BENCH12345",
-                                                                                     "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation])
-        guard provider.0 == 201 else { throw TestFailure("provider: \(provider)") }
+        let apiKey = try await bench.makeApp(key: key)
         let uids = (0..<userCount).map { String(format: "u%06d", $0) }
         let seeded = ContinuousClock.now
-        for start in stride(from: 0, to: uids.count, by: 1_000) {
-            _ = try await call(.POST, "/v1/users/batch", bearer: apiKey, ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": "User \($0)"] }])
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<32 {
-                group.addTask {
-                    for index in stride(from: worker, to: uids.count, by: 32) {
-                        let (_, session) = try await call(.POST, "/v1/users/\(uids[index])/sessions", bearer: apiKey, [String: Any]())
-                        _ = try await call(.POST, "/v1/me/push-tokens", bearer: session["authToken"] as? String,
-                                           ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"])
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        _ = try await call(.PUT, "/v1/groups/everyone", bearer: apiKey, ["name": "Everyone"])
+        _ = try await bench.seed(apiKey: apiKey, uids: uids)
+        _ = try await bench.call(.PUT, "/v1/groups/everyone", bearer: apiKey, ["name": "Everyone"])
         for start in stride(from: 0, to: uids.count, by: 10_000) {
-            _ = try await call(.POST, "/v1/groups/everyone/members", bearer: apiKey, ["uids": Array(uids[start..<min(start + 10_000, uids.count)])])
+            _ = try await bench.call(.POST, "/v1/groups/everyone/members", bearer: apiKey, ["uids": Array(uids[start..<min(start + 10_000, uids.count)])])
         }
         print(String(format: "seeded %d users with a session and an iPhone each in %.0f s (%@)", userCount, seconds(since: seeded), results.backend as NSString))
 
@@ -145,7 +91,7 @@ enum EngineBench {
                             return ["type": "message", "message": ["id": i + 1, "text": "Message \(i)", "sender": sender,
                                                                     "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user"]]
                         }
-                        let (status, _) = try await call(.POST, "/v1/events", bearer: apiKey, ["events": events])
+                        let (status, _) = try await bench.call(.POST, "/v1/events", bearer: apiKey, ["events": events])
                         guard status == 202 else { throw TestFailure("POST /v1/events: \(status)") }
                     }
                 }
@@ -165,7 +111,7 @@ enum EngineBench {
         // 2. One message to a group of every user.
         let groupBaseline = received.withLockedValue { $0 }
         let groupStart = ContinuousClock.now
-        _ = try await call(.POST, "/v1/events", bearer: apiKey, ["type": "message", "message": ["id": 5_000_000, "text": "All hands", "sender": uids[0],
+        _ = try await bench.call(.POST, "/v1/events", bearer: apiKey, ["type": "message", "message": ["id": 5_000_000, "text": "All hands", "sender": uids[0],
                                                                                              "receiver": "everyone", "receiverType": "group"]])
         try await waitFor(groupBaseline + uids.count - 1)
         results.groupMembers = uids.count
@@ -217,7 +163,7 @@ enum EngineBench {
             try encoder.encode(results).write(to: URL(fileURLWithPath: file))
         }
         await standIn.shutdown()
-        try await http.shutdown()
+        try await bench.stop()
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

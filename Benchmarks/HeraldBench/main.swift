@@ -179,6 +179,9 @@ case "ws":
 case "engine":
     try await EngineBench.run()
 
+case "feed":
+    try await FeedBench.run()
+
 default:
     print("usage: herald-bench apns-standin | apns --url URL --ca FILE --key FILE [--count N] [--devices N] [--concurrency N]")
 }

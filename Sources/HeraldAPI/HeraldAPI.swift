@@ -10,4 +10,12 @@ public enum OpenAPISpec {
         }
         return try String(contentsOf: url, encoding: .utf8)
     }
+
+    /// The JSON Schema of feed cards (seed 004's Card Schema), served at `GET /card-schema.json`.
+    public static func cardSchema() throws -> String {
+        guard let url = Bundle.module.url(forResource: "card-schema", withExtension: "json") else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
 }

@@ -181,7 +181,7 @@ struct EngineLifecycleTests {
             try await world.drain()
             var delivery = try #require(try await world.deliveries(client, ids[0]).first)
             #expect(delivery["status"] as? String == "pending" && delivery["attempts"] as? Int == 1)
-            let next = try #require((delivery["nextAttemptAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+            let next = try #require((delivery["nextAttemptAt"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) })
             #expect(next.timeIntervalSince(world.clock.now()) >= 29, "no request before its Retry-After")
 
             // Nothing goes before then; after it, the retry is delivered.

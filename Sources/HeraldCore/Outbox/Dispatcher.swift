@@ -73,11 +73,28 @@ public struct Dispatcher: Sendable {
             unread = (try? await ports.unread.unreadCounts(appId: first.appId, uids: Array(Set(deliveries.map(\.uid))))) ?? [:]
         }
         var texts = TextCache()
+        let itemIds = deliveries.lazy.map(\.eventId).filter(FeedItem.isItemId)
+        var items: [String: FeedItem] = [:]
+        if !itemIds.isEmpty, let feed = ports.feed {
+            do {
+                items = try await feed.feedItems(appId: first.appId, ids: Array(Set(itemIds)))
+            } catch {
+                return deliveries.map { later($0, reason: "the feed items could not be read: \(error)", retryAfter: nil, now: now) }
+            }
+        }
         for var delivery in deliveries {
-            if let unread, delivery.badge != nil { delivery.badge = unread[delivery.uid]?.values.reduce(0, +) ?? delivery.badge }
+            if let unread, delivery.badge != nil, !FeedItem.isItemId(delivery.eventId) { delivery.badge = unread[delivery.uid]?.values.reduce(0, +) ?? delivery.badge }
             if let expiresAt = delivery.expiresAt, expiresAt <= now {
                 updates.append(final(delivery, .expired, reason: "expired before it could be delivered", now: now))
                 ports.observer.attempted(provider: credential.kind.rawValue, outcome: "expired", reason: nil)
+                continue
+            }
+            if FeedItem.isItemId(delivery.eventId) {
+                guard let item = items[delivery.eventId], let platform = delivery.platform else {
+                    updates.append(final(delivery, .failed, reason: "the feed item is gone", now: now))
+                    continue
+                }
+                sendable.append((delivery, PushPayloads.campaign(item, token: delivery.target, platform: platform, badge: delivery.badge)))
                 continue
             }
             var event = events[delivery.eventId]

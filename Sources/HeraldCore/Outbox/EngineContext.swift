@@ -17,11 +17,15 @@ public struct EnginePorts: Sendable {
     public var realtime: any RealtimeDelivery
     public var gateway: any PushGateway
     public var observer: any EngineObserver
+    /// Feed items, for campaign pushes (whose deliveries name an item instead of an event).
+    public var feed: (any FeedRepository)?
 
     public init(apps: any AppRepository, groups: any GroupRepository, providers: any ProviderRepository, tokens: any PushTokenRepository,
                 events: any EventRepository, deliveries: any DeliveryRepository, preferences: any PreferenceRepository,
                 templates: any TemplateRepository, unread: any UnreadRepository, directory: any RecipientDirectory,
-                presence: any PresenceView, realtime: any RealtimeDelivery, gateway: any PushGateway, observer: any EngineObserver = SilentObserver()) {
+                presence: any PresenceView, realtime: any RealtimeDelivery, gateway: any PushGateway, observer: any EngineObserver = SilentObserver(),
+                feed: (any FeedRepository)? = nil) {
+        self.feed = feed
         self.apps = apps
         self.groups = groups
         self.providers = providers

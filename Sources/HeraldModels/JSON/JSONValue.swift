@@ -58,3 +58,29 @@ extension JSONValue {
         try JSONValue(jsonText: text)
     }
 }
+
+extension JSONValue {
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The object, when this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The value as `JSONSerialization` would give it (for template contexts).
+    public var foundationValue: Any {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let flag): return flag
+        case .number(let number): return number.rounded() == number && abs(number) < 1e15 ? Int(number) as Any : number
+        case .string(let text): return text
+        case .array(let items): return items.map(\.foundationValue)
+        case .object(let object): return object.mapValues(\.foundationValue)
+        }
+    }
+}

@@ -136,3 +136,17 @@ enum JSONBridge {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
+
+/// API timestamps: written in UTC with milliseconds (`2026-05-21T12:43:55.206Z`, as seed 004's
+/// payloads and as stored); read with or without fractional seconds, in any offset.
+struct MillisecondDates: DateTranscoder {
+    func encode(_ date: Date) throws -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    func decode(_ text: String) throws -> Date {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "'\(text)' is not an ISO 8601 date-time"))
+    }
+}

@@ -29,10 +29,15 @@ public func buildApplication(
     router.get("/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: spec)))
     }
+    let cardSchema = try OpenAPISpec.cardSchema()
+    router.get("/card-schema.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/schema+json"], body: .init(byteBuffer: ByteBuffer(string: cardSchema)))
+    }
     router.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
-    try APIHandler(services: services).registerHandlers(on: GeneratedRoutes(base: router, skipping: HotRoutes.operations))
+    try APIHandler(services: services).registerHandlers(on: GeneratedRoutes(base: router, skipping: HotRoutes.operations),
+                                                       configuration: .init(dateTranscoder: MillisecondDates()))
     HotRoutes.register(on: router, services: services)
     RealtimeRoutes.register(on: router, services: services)
 
@@ -49,7 +54,8 @@ public func buildApplication(
     // the workers stop, then the database and provider connections close.
     app.addServices(ShutdownService(logger: logger) { try await services.shutdown() }, RealtimeBackgroundService(realtime: services.realtime))
     if configuration.engineWorkers {
-        app.addServices(DeliveryEngineService(engine: services.engine, logger: logger), MaintenanceService(services: services, logger: logger))
+        app.addServices(DeliveryEngineService(engine: services.engine, logger: logger), MaintenanceService(services: services, logger: logger),
+                        CampaignService(services: services, logger: logger))
     }
     return app
 }

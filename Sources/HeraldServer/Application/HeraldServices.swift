@@ -20,6 +20,9 @@ public struct HeraldServices: Sendable {
     public let intake: EventIntake
     public let preferences: PreferenceManagement
     public let templates: TemplateManagement
+    public let feed: FeedManagement
+    public let userFeed: UserFeed
+    public let campaigns: CampaignManagement
     let clock: any WallClock
 
     public init(store: SQLStore, configuration: HeraldConfiguration, clock: any WallClock = SystemWallClock()) throws {
@@ -45,11 +48,18 @@ public struct HeraldServices: Sendable {
         let observer = MetricsObserver()
         self.engine = DeliveryEngine(ports: EnginePorts(
             apps: store, groups: store, providers: store, tokens: store, events: store, deliveries: store, preferences: store,
-            templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, observer: observer
+            templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, observer: observer,
+            feed: store
         ), clock: clock, lease: configuration.engineLease)
         self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, lease: configuration.engineLease)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
         self.templates = TemplateManagement(apps: store, templates: store, clock: clock)
+        let publisher = FeedPublisher(feed: store, directory: store, providers: store, presence: realtime, realtime: realtime, clock: clock)
+        self.feed = FeedManagement(feed: store, users: store, publisher: publisher, clock: clock)
+        self.userFeed = UserFeed(feed: store, realtime: realtime, clock: clock)
+        var campaigns = CampaignManagement(feed: store, setup: feed, publisher: publisher, clock: clock)
+        campaigns.lease = configuration.engineLease
+        self.campaigns = campaigns
         self.clock = clock
     }
 

@@ -147,6 +147,45 @@ extension SQLStore {
             "CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'",
             "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'sending'",
         ]),
+        // The in-app feed (seed 004): set-up records, items per user newest first (ids grow with
+        // time), campaigns and their claims, engagements.
+        Migration(version: 6, name: "notification feed and campaigns", statements: [
+            """
+            CREATE TABLE feed_setup (
+                app_id TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, kind, id))
+            """,
+            """
+            CREATE TABLE feed_items (
+                app_id TEXT NOT NULL, uid TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT, channel_id TEXT, category_id TEXT,
+                category TEXT, content TEXT NOT NULL, metadata TEXT NOT NULL, tags TEXT NOT NULL, sender TEXT NOT NULL,
+                sent_at BIGINT NOT NULL, read_at BIGINT, delivered_at BIGINT, push_id TEXT, push_title TEXT, push_body TEXT,
+                push_delivered_at BIGINT, push_clicked_at BIGINT,
+                PRIMARY KEY (app_id, uid, id))
+            """,
+            "CREATE UNIQUE INDEX feed_items_once ON feed_items (app_id, campaign_id, uid) WHERE campaign_id IS NOT NULL",
+            "CREATE INDEX feed_items_unread ON feed_items (app_id, uid, id) WHERE read_at IS NULL",
+            "CREATE INDEX feed_items_by_category ON feed_items (app_id, uid, category_id, id)",
+            "CREATE UNIQUE INDEX feed_items_by_id ON feed_items (id)",
+            "CREATE INDEX feed_items_by_push ON feed_items (push_id) WHERE push_id IS NOT NULL",
+            """
+            CREATE TABLE feed_engagements (
+                app_id TEXT NOT NULL, item_id TEXT NOT NULL, interaction TEXT NOT NULL, uid TEXT NOT NULL, campaign_id TEXT,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, item_id, interaction))
+            """,
+            "CREATE INDEX feed_engagements_by_campaign ON feed_engagements (campaign_id) WHERE campaign_id IS NOT NULL",
+            """
+            CREATE TABLE campaigns (
+                app_id TEXT NOT NULL, id TEXT NOT NULL, status TEXT NOT NULL, send_at BIGINT, lease_until BIGINT, body TEXT NOT NULL,
+                cursor TEXT, audience_size INTEGER NOT NULL, items_created INTEGER NOT NULL, pushes_queued INTEGER NOT NULL,
+                started_at BIGINT, finished_at BIGINT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (app_id, id))
+            """,
+            "CREATE INDEX campaigns_due ON campaigns (send_at) WHERE status = 'scheduled'",
+            "CREATE INDEX campaigns_leased ON campaigns (lease_until) WHERE status = 'sending'",
+        ]),
     ]
 
     /// Every migration's version, in order.

@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import HeraldTestSupport
+import NIOCore
+import NIOHTTP1
+
+/// A release `herald serve` started by the bench, its providers aimed at an in-process APNs
+/// stand-in, with a JSON client and the set-up every scenario needs.
+struct BenchServer {
+    let process: Process
+    let environment: [String: String]
+    let heraldPath: String
+    let base: String
+    let http: HTTPClient
+
+    static func start(heraldPath: String, database: String, standIn: APNsStandIn, name: String) async throws -> BenchServer {
+        let port = try HeraldProcess.freePort()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let environment = ProcessInfo.processInfo.environment.merging([
+            "HERALD_DATABASE_URL": database, "HERALD_DATA_DIR": folder.path, "HERALD_SECRET_KEY": String(repeating: "ef", count: 32),
+            "HERALD_APNS_SANDBOX_URL": standIn.endpointURL, "HERALD_CA_FILE": try standIn.certificate.writePEM().path, "HERALD_LOG_LEVEL": "error",
+        ]) { $1 }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: heraldPath)
+        process.arguments = ["serve", "--port", String(port), "--host", "127.0.0.1"]
+        process.environment = environment
+        try process.run()
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
+        let server = BenchServer(process: process, environment: environment, heraldPath: heraldPath, base: "http://127.0.0.1:\(port)", http: http)
+        for _ in 0..<300 {
+            if (try? await server.call(.GET, "/ready", bearer: nil, nil))?.0 == 200 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return server
+    }
+
+    func call(_ method: HTTPMethod, _ path: String, bearer: String?, _ body: Any?) async throws -> (Int, [String: Any]) {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await http.execute(request, timeout: .seconds(120))
+        let bytes = try await response.body.collect(upTo: 32 << 20)
+        return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any]) ?? [:])
+    }
+
+    /// An app (by the CLI, as an operator would) with the APNs credential `apns-1`; its API key.
+    func makeApp(key: P256.Signing.PrivateKey) async throws -> String {
+        let create = Process()
+        create.executableURL = URL(fileURLWithPath: heraldPath)
+        create.arguments = ["apps", "create", "--name", "bench", "--json"]
+        create.environment = environment
+        let pipe = Pipe()
+        create.standardOutput = pipe
+        try create.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        create.waitUntilExit()
+        guard let apiKey = (try JSONSerialization.jsonObject(with: output) as? [String: Any])?["apiKey"] as? String else { throw TestFailure("apps create failed") }
+        let provider = try await call(.POST, "/v1/push/providers", bearer: apiKey, ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "BENCH12345",
+                                                                                     "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation])
+        guard provider.0 == 201 else { throw TestFailure("provider: \(provider)") }
+        return apiKey
+    }
+
+    /// The users, in batches of 1,000, each with one session and an iPhone; their session tokens.
+    func seed(apiKey: String, uids: [String]) async throws -> [String] {
+        for start in stride(from: 0, to: uids.count, by: 1_000) {
+            _ = try await call(.POST, "/v1/users/batch", bearer: apiKey, ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": "User \($0)"] }])
+        }
+        return try await withThrowingTaskGroup(of: [(Int, String)].self) { group in
+            for worker in 0..<32 {
+                group.addTask {
+                    var tokens: [(Int, String)] = []
+                    for index in stride(from: worker, to: uids.count, by: 32) {
+                        let (_, session) = try await call(.POST, "/v1/users/\(uids[index])/sessions", bearer: apiKey, [String: Any]())
+                        let token = session["authToken"] as? String ?? ""
+                        _ = try await call(.POST, "/v1/me/push-tokens", bearer: token,
+                                           ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"])
+                        tokens.append((index, token))
+                    }
+                    return tokens
+                }
+            }
+            var all = [String](repeating: "", count: uids.count)
+            for try await part in group { for (index, token) in part { all[index] = token } }
+            return all
+        }
+    }
+
+    func stop() async throws {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try await http.shutdown()
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HeraldModels
+
+/// What to publish to each user of a batch: a card (with `{{variables}}`) and how it is filed.
+public struct FeedItemSpec: Sendable, Equatable {
+    public var card: JSONValue
+    public var data: JSONObject
+    public var channelId: String?
+    public var categoryId: String?
+    /// The category's label, copied onto each item.
+    public var category: String?
+    public var tags: [String]
+    public var metadata: JSONObject
+    /// Who the items are from (seed 004's `sender`): the app, or the uid an admin names.
+    public var sender: String
+    public var push: CampaignPush?
+    public var campaignId: String?
+    public var campaignName: String?
+
+    public init(card: JSONValue, data: JSONObject = [:], channelId: String? = nil, categoryId: String? = nil, category: String? = nil,
+                tags: [String] = [], metadata: JSONObject = [:], sender: String, push: CampaignPush? = nil, campaignId: String? = nil,
+                campaignName: String? = nil) {
+        self.card = card
+        self.data = data
+        self.channelId = channelId
+        self.categoryId = categoryId
+        self.category = category
+        self.tags = tags
+        self.metadata = metadata
+        self.sender = sender
+        self.push = push
+        self.campaignId = campaignId
+        self.campaignName = campaignName
+    }
+}
+
+/// Writes one batch of feed items — the card filled for each user, checked, stored with the
+/// pushes it asks for in one transaction — and tells the users who are online. The pushes go
+/// out through the outbox (retries, token pruning) like any other.
+public struct FeedPublisher: Sendable {
+    let feed: any FeedRepository
+    let directory: any RecipientDirectory
+    let providers: any ProviderRepository
+    let presence: any PresenceView
+    let realtime: any RealtimeDelivery
+    let clock: any WallClock
+
+    public init(feed: any FeedRepository, directory: any RecipientDirectory, providers: any ProviderRepository, presence: any PresenceView,
+                realtime: any RealtimeDelivery, clock: any WallClock = SystemWallClock()) {
+        self.feed = feed
+        self.directory = directory
+        self.providers = providers
+        self.presence = presence
+        self.realtime = realtime
+        self.clock = clock
+    }
+
+    public struct BatchResult: Sendable, Equatable {
+        public var items: [FeedItem]
+        /// Items stored (fewer than `items` when a replayed batch found some already there).
+        public var stored: Int
+        public var pushes: Int
+        /// Users whose filled card was not valid, with the first problem.
+        public var rejected: [String: String]
+    }
+
+    public func publish(appId: String, users: [User], spec: FeedItemSpec) async throws -> BatchResult {
+        let now = clock.now()
+        var items: [FeedItem] = []
+        var rejected: [String: String] = [:]
+        for user in users {
+            let context = Self.context(user: user, spec: spec)
+            let card = Self.fill(spec.card, context)
+            if let problem = CardValidator.problems(card).first {
+                rejected[user.uid] = "\(problem.pointer) \(problem.message)"
+                continue
+            }
+            items.append(FeedItem(
+                id: Identifier.timeOrdered(FeedItem.idPrefix, now: now), appId: appId, uid: user.uid, campaignId: spec.campaignId,
+                channelId: spec.channelId, categoryId: spec.categoryId, category: spec.category, content: card, metadata: spec.metadata,
+                tags: spec.tags, sender: spec.sender, sentAt: now,
+                pushNotificationId: spec.push == nil ? nil : UUID().uuidString.lowercased(),
+                pushTitle: spec.push.map { TemplateRenderer.render($0.title, context) },
+                pushBody: spec.push.map { TemplateRenderer.render($0.body, context) }
+            ))
+        }
+        let deliveries = try await pushes(appId: appId, items: items, push: spec.push, now: now)
+        let stored = try await feed.insertFeedItems(items, deliveries: deliveries)
+        await tellOnline(appId: appId, items: items)
+        return BatchResult(items: items, stored: stored, pushes: deliveries.count, rejected: rejected)
+    }
+
+    /// One outbox delivery per device token of each item's user (VoIP tokens and webhook
+    /// providers are not for campaigns), through the providers chosen or all enabled ones.
+    func pushes(appId: String, items: [FeedItem], push: CampaignPush?, now: Date) async throws -> [Delivery] {
+        guard let push, !items.isEmpty else { return [] }
+        let enabled = try await providers.providers(appId: appId).filter { $0.config.enabled && $0.kind != .custom }
+        let allowed = Set(enabled.map(\.providerId)).intersection(push.providerIds.map(Set.init) ?? Set(enabled.map(\.providerId)))
+        guard !allowed.isEmpty else { return [] }
+        let byUser = Dictionary(grouping: try await directory.tokens(appId: appId, uids: items.map(\.uid)), by: \.uid)
+        var deliveries: [Delivery] = []
+        for item in items {
+            for token in byUser[item.uid] ?? [] where token.kind != .apnsVoIP && allowed.contains(token.providerId) {
+                deliveries.append(Delivery(appId: appId, eventId: item.id, uid: item.uid, channel: .push, target: token.token,
+                                           sessionId: token.sessionId, providerId: token.providerId, platform: token.platform, route: .alert,
+                                           badge: push.badge, status: .pending, nextAttemptAt: now, createdAt: now))
+            }
+        }
+        return deliveries
+    }
+
+    /// Online sessions get the item (`feed_item`) and their new unread count (`unread`).
+    func tellOnline(appId: String, items: [FeedItem]) async {
+        guard !items.isEmpty, let online = try? await presence.onlineSessions(appId: appId, uids: items.map(\.uid)), !online.isEmpty else { return }
+        for item in items {
+            guard let sessions = online[item.uid], !sessions.isEmpty else { continue }
+            let ids = sessions.map(\.sessionId)
+            _ = await realtime.deliver(.feedItem(.init(item: item.json)), appId: appId, sessionIds: ids)
+            if let count = try? await feed.unreadFeedCount(appId: appId, uid: item.uid, categoryId: nil, category: nil) {
+                _ = await realtime.deliver(.unread(.init(unreadCount: count)), appId: appId, sessionIds: ids)
+            }
+        }
+    }
+
+    /// The variables a card and push texts may use: `user.*`, `campaign.*`, `data.*`, `metadata.*`.
+    static func context(user: User, spec: FeedItemSpec) -> [String: Any] {
+        var person: [String: Any] = ["uid": user.uid, "name": user.name, "tags": user.tags]
+        if let avatar = user.avatar { person["avatar"] = avatar }
+        if let metadata = user.metadata { person["metadata"] = JSONValue.object(metadata).foundationValue }
+        let data = JSONValue.object(spec.data).foundationValue
+        var campaign: [String: Any] = ["data": data]
+        if let id = spec.campaignId { campaign["id"] = id }
+        if let name = spec.campaignName { campaign["name"] = name }
+        return ["user": person, "campaign": campaign, "data": data, "metadata": JSONValue.object(spec.metadata).foundationValue]
+    }
+
+    /// The card with every string's `{{variables}}` filled.
+    static func fill(_ value: JSONValue, _ context: [String: Any]) -> JSONValue {
+        switch value {
+        case .string(let text): return text.contains("{{") ? .string(TemplateRenderer.render(text, context)) : value
+        case .array(let items): return .array(items.map { fill($0, context) })
+        case .object(let object): return .object(object.mapValues { fill($0, context) })
+        default: return value
+        }
+    }
+}
+
+extension FeedItem {
+    /// Seed 004's `NotificationFeedItem` as JSON (the WebSocket's `feed_item` and the API's item).
+    public var json: JSONObject {
+        var object: JSONObject = [
+            "id": .string(id), "content": content, "metadata": .object(metadata), "tags": .array(tags.map(JSONValue.string)),
+            "sender": .string(sender), "receiver": .string(receiver), "receiverType": .string(receiverType), "isRead": .bool(isRead),
+            "sentAt": .string(Self.timestamp(sentAt)),
+        ]
+        // Absent fields are left out, as in the API's items.
+        if let category { object["category"] = .string(category) }
+        if let categoryId { object["categoryId"] = .string(categoryId) }
+        if let channelId { object["channelId"] = .string(channelId) }
+        if let campaignId { object["campaignId"] = .string(campaignId) }
+        if let readAt { object["readAt"] = .string(Self.timestamp(readAt)) }
+        if let deliveredAt { object["deliveredAt"] = .string(Self.timestamp(deliveredAt)) }
+        if let pushNotificationId { object["pushNotificationId"] = .string(pushNotificationId) }
+        return object
+    }
+
+    /// ISO 8601 with milliseconds, UTC (`2026-05-21T12:43:55.206Z`).
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
