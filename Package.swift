@@ -192,6 +192,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The SDK against a live server; its payload parsing against the server's golden payloads.
+        .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldFixtures", "HeraldTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HeraldStorageTests", dependencies: ["HeraldStorage", "HeraldTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HeraldServerTests",
