@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "herald", targets: ["herald"]),
         .library(name: "HeraldKit", targets: ["HeraldKit"]),
+        .library(name: "HeraldCards", targets: ["HeraldCards"]),
         .library(name: "HeraldModels", targets: ["HeraldModels"]),
     ],
     dependencies: [
@@ -118,7 +119,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Client SDK for iOS apps; never imports a server module.
-        .target(name: "HeraldKit", dependencies: ["HeraldModels"], swiftSettings: swiftSettings),
+        .target(name: "HeraldKit", dependencies: ["HeraldModels", "HeraldCards"], swiftSettings: swiftSettings),
+        // Feed cards: typed models of the Card Schema, colours, and an HTML renderer (SDK and dashboard).
+        .target(name: "HeraldCards", dependencies: ["HeraldModels"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "herald",
             dependencies: [
@@ -193,7 +196,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The SDK against a live server; its payload parsing against the server's golden payloads.
-        .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldFixtures", "HeraldTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldCards", "HeraldFixtures", "HeraldTestSupport"],
+                    exclude: ["Snapshots"], swiftSettings: swiftSettings),
         .testTarget(name: "HeraldStorageTests", dependencies: ["HeraldStorage", "HeraldTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HeraldServerTests",

@@ -1,2 +1,3 @@
-// HeraldKit re-exports the wire types it uses (PushPlatform, JSONValue, RealtimeEnvelope).
+// HeraldKit re-exports the wire types it uses (PushPlatform, JSONValue, RealtimeEnvelope) and the cards.
+@_exported import HeraldCards
 @_exported import HeraldModels

@@ -27,6 +27,13 @@ struct CardValidatorTests {
         }
     }
 
+    /// The SDK's sample card (every element and action) is one the server accepts.
+    @Test func theSDKSampleCardIsValid() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../HeraldKitTests/Snapshots/sample-card.json")
+        let card = try JSONValue(jsonBytes: Array(try Data(contentsOf: url)))
+        #expect(CardValidator.problems(card).isEmpty, "\(CardValidator.problems(card))")
+    }
+
     @Test func aGoodCardPassesAndEveryProblemIsNamedByPointer() throws {
         let good = try JSONValue(jsonText: """
             {"version":"1.0","fallbackText":"Sale","style":{"background":{"light":"#FFFFFF","dark":"#000000CC"}},"body":[

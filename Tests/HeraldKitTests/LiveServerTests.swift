@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HeraldKit
 import HeraldTestSupport
 import Testing
@@ -135,4 +136,42 @@ struct LiveServerTests {
         }
         await world.close()
     }
+
+    @Test func theLiveStreamReceivesACampaignsItem() async throws {
+        let world = try await EngineWorld.make(.sqlite)
+        try await world.herald.runLive { client, port in
+            let token = try await Self.session(client, world, "ana")
+            let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
+            try await herald.login(authToken: token)
+            let heard = ListenerLog()
+            await herald.addFeedListener("badge") { update in heard.append(update) }
+            let updates = await herald.feedUpdates()
+            // Wait until the socket is up (the session shows online), then send a campaign.
+            for _ in 0..<100 {
+                let presence = try await client.request(.get, "/v1/users/ana/presence", bearer: world.apiKey)
+                if presence["online"] as? Bool == true { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
+                "name": "Live", "audience": ["type": "all"], "card": Self.card("Live {{user.name}}")])
+            try await client.request(.post, "/v1/campaigns/\(campaign["id"] as! String)/send", bearer: world.apiKey)
+            try await world.herald.services.campaigns.runDue()
+            var iterator = updates.makeAsyncIterator()
+            guard case .item(let item)? = await iterator.next() else { Issue.record("no item"); return }
+            #expect(item.campaignId == campaign["id"] as? String && item.card?.fallbackText == "Live Ana")
+            #expect(await iterator.next() == .unreadCount(1))
+            for _ in 0..<100 where heard.updates.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(heard.updates.count == 2)
+            try await herald.logout()
+            #expect(await iterator.next() == nil)
+        }
+        await world.close()
+    }
+}
+
+/// What a listener heard, safely from any thread.
+final class ListenerLog: Sendable {
+    private let box = Mutex<[FeedUpdate]>([])
+    func append(_ update: FeedUpdate) { box.withLock { $0.append(update) } }
+    var updates: [FeedUpdate] { box.withLock { $0 } }
 }

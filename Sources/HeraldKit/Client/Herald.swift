@@ -42,13 +42,15 @@ public actor Herald {
 
     public let configuration: Configuration
     let transport: HTTPTransport
-    private(set) var authToken: String?
+    var authToken: String?
     /// The signed-in user, if any.
     public private(set) var loggedInUser: LoggedInUser?
     /// Tokens registered through this client for the current session (unregistered at logout).
     public private(set) var registeredTokens: [PushTokenRegistration] = []
     /// A registration made before login, sent once logged in.
     public private(set) var pendingToken: PushTokenRegistration?
+    var subscribers = FeedSubscribers()
+    var liveFeed: Task<Void, Never>?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -75,6 +77,7 @@ public actor Herald {
             try await register(pending)
             pendingToken = nil
         }
+        startLiveFeed()
         return user
     }
 
@@ -83,6 +86,7 @@ public actor Herald {
     public func logout() async throws(HeraldKitError) {
         guard let authToken else { throw .notLoggedIn }
         try await unregisterPushToken()
+        stopLiveFeed()
         _ = try await transport.send("DELETE", "v1/me/session", bearer: authToken)
         self.authToken = nil
         loggedInUser = nil

@@ -24,6 +24,9 @@ public struct NotificationFeedItem: Sendable, Equatable, Identifiable {
     public var isRead: Bool
     public var pushNotificationId: String?
 
+    /// The content as a typed card, to render with ``CardHTMLRenderer`` or natively.
+    public var card: Card? { try? Card(json: content) }
+
     /// Reads an item as the API and the WebSocket's `feed_item` carry it.
     public init(json: JSONObject) throws(HeraldKitError) {
         guard let id = json["id"]?.stringValue, let content = json["content"]?.objectValue else {
