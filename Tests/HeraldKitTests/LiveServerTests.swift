@@ -156,14 +156,22 @@ struct LiveServerTests {
                 "name": "Live", "audience": ["type": "all"], "card": Self.card("Live {{user.name}}")])
             try await client.request(.post, "/v1/campaigns/\(campaign["id"] as! String)/send", bearer: world.apiKey)
             try await world.herald.services.campaigns.runDue()
-            var iterator = updates.makeAsyncIterator()
-            guard case .item(let item)? = await iterator.next() else { Issue.record("no item"); return }
+            // The stream is read by a task of its own, so that a lost update fails the test instead of hanging it.
+            let streamed = ListenerLog()
+            let ended = ListenerLog()
+            let reader = Task {
+                for await update in updates { streamed.append(update) }
+                ended.append(.unreadCount(-1))
+            }
+            for _ in 0..<500 where streamed.updates.count < 2 || heard.updates.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            guard case .item(let item)? = streamed.updates.first else { Issue.record("no item: \(streamed.updates)"); reader.cancel(); return }
             #expect(item.campaignId == campaign["id"] as? String && item.card?.fallbackText == "Live Ana")
-            #expect(await iterator.next() == .unreadCount(1))
-            for _ in 0..<100 where heard.updates.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(heard.updates.count == 2)
+            #expect(streamed.updates.dropFirst().first == .unreadCount(1))
+            #expect(heard.updates == streamed.updates)
             try await herald.logout()
-            #expect(await iterator.next() == nil)
+            for _ in 0..<250 where ended.updates.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!ended.updates.isEmpty, "the stream did not end at logout")
+            reader.cancel()
         }
         await world.close()
     }
