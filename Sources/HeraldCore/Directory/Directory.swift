@@ -136,9 +136,7 @@ public struct Directory: Sendable {
         let after = try cursor.map { try Cursor.decode($0) }
         guard try await groups.group(appId: appId, guid: guid) != nil else { throw HeraldError.notFound("group", guid) }
         let rows = try await groups.members(appId: appId, guid: guid, afterUid: after, limit: limit + 1)
-        let items = Array(rows.prefix(limit))
-        let next = rows.count > limit ? items.last.map { Cursor.encode($0.uid) } : nil
-        return Page(items: items, nextCursor: next)
+        return Page(probed: rows, limit: limit, key: \.uid)
     }
 
     static func isLocale(_ value: String) -> Bool {

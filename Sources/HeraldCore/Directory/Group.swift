@@ -96,4 +96,11 @@ public struct Page<Item: Sendable>: Sendable {
         self.items = items
         self.nextCursor = nextCursor
     }
+
+    /// A page from `rows` read with a limit of `limit + 1`: the first `limit`, and a cursor at the
+    /// last of them when there was more.
+    public init(probed rows: [Item], limit: Int, key: (Item) -> String) {
+        let items = Array(rows.prefix(limit))
+        self.init(items: items, nextCursor: rows.count > limit ? items.last.map { Cursor.encode(key($0)) } : nil)
+    }
 }

@@ -90,11 +90,9 @@ public struct CampaignManagement: Sendable {
         return campaign
     }
 
-    public func list(appId: String, cursor: String?, limit: Int) async throws -> (campaigns: [Campaign], next: String?) {
+    public func list(appId: String, cursor: String?, limit: Int) async throws -> Page<Campaign> {
         let limit = min(max(limit, 1), 100)
-        let page = try await feed.campaigns(appId: appId, after: try cursor.map(Cursor.decode), limit: limit + 1)
-        let campaigns = Array(page.prefix(limit))
-        return (campaigns, page.count > limit ? campaigns.last.map { Cursor.encode($0.id) } : nil)
+        return Page(probed: try await feed.campaigns(appId: appId, after: try cursor.map(Cursor.decode), limit: limit + 1), limit: limit, key: \.id)
     }
 
     public func delete(appId: String, id: String) async throws {

@@ -18,12 +18,10 @@ public struct FeedManagement: Sendable {
 
     // MARK: Set-up records
 
-    public func list(appId: String, kind: FeedSetupKind, cursor: String?, limit: Int) async throws -> (records: [FeedSetupRecord], next: String?) {
+    public func list(appId: String, kind: FeedSetupKind, cursor: String?, limit: Int) async throws -> Page<FeedSetupRecord> {
         let limit = min(max(limit, 1), 100)
         let after = try cursor.map(Cursor.decode)
-        let page = try await feed.setupRecords(appId: appId, kind: kind, after: after, limit: limit + 1)
-        let records = Array(page.prefix(limit))
-        return (records, page.count > limit ? records.last.map { Cursor.encode($0.id) } : nil)
+        return Page(probed: try await feed.setupRecords(appId: appId, kind: kind, after: after, limit: limit + 1), limit: limit, key: \.id)
     }
 
     public func get(appId: String, kind: FeedSetupKind, id: String) async throws -> FeedSetupRecord {

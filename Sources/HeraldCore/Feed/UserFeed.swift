@@ -16,15 +16,13 @@ public struct UserFeed: Sendable {
 
     /// A page, newest first. The cursor is the last item's id (ids grow with time), so items
     /// arriving meanwhile land before the first page, never inside a later one.
-    public func page(appId: String, uid: String, _ query: FeedQuery) async throws -> (items: [FeedItem], next: String?) {
+    public func page(appId: String, uid: String, _ query: FeedQuery) async throws -> Page<FeedItem> {
         guard (1...100).contains(query.limit) else { throw HeraldError.invalidField("limit", "must be 1 to 100") }
         if let from = query.dateFrom, let to = query.dateTo, from > to { throw HeraldError.invalidField("dateFrom", "must not be after dateTo") }
         let before = try query.cursor.map(Cursor.decode)
         var probe = query
         probe.limit = query.limit + 1
-        let found = try await feed.feedItems(appId: appId, uid: uid, query: probe, before: before)
-        let items = Array(found.prefix(query.limit))
-        return (items, found.count > query.limit ? items.last.map { Cursor.encode($0.id) } : nil)
+        return Page(probed: try await feed.feedItems(appId: appId, uid: uid, query: probe, before: before), limit: query.limit, key: \.id)
     }
 
     public func item(appId: String, uid: String, id: String) async throws -> FeedItem {

@@ -6,7 +6,7 @@ import HeraldModels
 extension APIHandler {
     func listCampaigns(_ input: Operations.ListCampaigns.Input) async throws -> Operations.ListCampaigns.Output {
         let page = try await services.campaigns.list(appId: try await adminAppId(), cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(data: try page.campaigns.map(CampaignWire.campaign), nextCursor: page.next))))
+        return .ok(.init(body: .json(.init(data: try page.items.map(CampaignWire.campaign), nextCursor: page.nextCursor))))
     }
 
     func createCampaign(_ input: Operations.CreateCampaign.Input) async throws -> Operations.CreateCampaign.Output {

@@ -9,7 +9,7 @@ extension APIHandler {
 
     func listFeedChannels(_ input: Operations.ListFeedChannels.Input) async throws -> Operations.ListFeedChannels.Output {
         let page = try await services.feed.list(appId: try await adminAppId(), kind: .channel, cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(data: page.records.map { FeedWire.channel(FeedChannel($0)) }, nextCursor: page.next))))
+        return .ok(.init(body: .json(.init(data: page.items.map { FeedWire.channel(FeedChannel($0)) }, nextCursor: page.nextCursor))))
     }
 
     func createFeedChannel(_ input: Operations.CreateFeedChannel.Input) async throws -> Operations.CreateFeedChannel.Output {
@@ -40,7 +40,7 @@ extension APIHandler {
 
     func listFeedCategories(_ input: Operations.ListFeedCategories.Input) async throws -> Operations.ListFeedCategories.Output {
         let page = try await services.feed.list(appId: try await adminAppId(), kind: .category, cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(data: page.records.map { FeedWire.category(FeedCategory($0)) }, nextCursor: page.next))))
+        return .ok(.init(body: .json(.init(data: page.items.map { FeedWire.category(FeedCategory($0)) }, nextCursor: page.nextCursor))))
     }
 
     func createFeedCategory(_ input: Operations.CreateFeedCategory.Input) async throws -> Operations.CreateFeedCategory.Output {
@@ -71,7 +71,7 @@ extension APIHandler {
 
     func listFeedTemplates(_ input: Operations.ListFeedTemplates.Input) async throws -> Operations.ListFeedTemplates.Output {
         let page = try await services.feed.list(appId: try await adminAppId(), kind: .template, cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(data: try page.records.map { try FeedWire.template(FeedTemplate($0)) }, nextCursor: page.next))))
+        return .ok(.init(body: .json(.init(data: try page.items.map { try FeedWire.template(FeedTemplate($0)) }, nextCursor: page.nextCursor))))
     }
 
     func createFeedTemplate(_ input: Operations.CreateFeedTemplate.Input) async throws -> Operations.CreateFeedTemplate.Output {
@@ -126,13 +126,13 @@ extension APIHandler {
             limit: query.limit ?? 20, cursor: query.cursor, readState: query.readState.flatMap { FeedQuery.ReadState(rawValue: $0.rawValue) },
             category: query.category, categoryId: query.categoryId, channelId: query.channelId, tags: tags, dateFrom: query.dateFrom, dateTo: query.dateTo
         ))
-        return .ok(.init(body: .json(.init(data: try page.items.map(FeedWire.item), nextCursor: page.next))))
+        return .ok(.init(body: .json(.init(data: try page.items.map(FeedWire.item), nextCursor: page.nextCursor))))
     }
 
     func listMyFeedCategories(_ input: Operations.ListMyFeedCategories.Input) async throws -> Operations.ListMyFeedCategories.Output {
         let session = try await userSession()
         let page = try await services.feed.list(appId: session.appId, kind: .category, cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(data: page.records.map { FeedWire.category(FeedCategory($0)) }, nextCursor: page.next))))
+        return .ok(.init(body: .json(.init(data: page.items.map { FeedWire.category(FeedCategory($0)) }, nextCursor: page.nextCursor))))
     }
 
     func getMyFeedUnreadCount(_ input: Operations.GetMyFeedUnreadCount.Input) async throws -> Operations.GetMyFeedUnreadCount.Output {
