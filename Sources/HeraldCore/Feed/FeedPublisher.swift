@@ -151,21 +151,16 @@ extension FeedItem {
         var object: JSONObject = [
             "id": .string(id), "content": content, "metadata": .object(metadata), "tags": .array(tags.map(JSONValue.string)),
             "sender": .string(sender), "receiver": .string(receiver), "receiverType": .string(receiverType), "isRead": .bool(isRead),
-            "sentAt": .string(Self.timestamp(sentAt)),
+            "sentAt": .string(WireTimestamp.format(sentAt)),
         ]
         // Absent fields are left out, as in the API's items.
         if let category { object["category"] = .string(category) }
         if let categoryId { object["categoryId"] = .string(categoryId) }
         if let channelId { object["channelId"] = .string(channelId) }
         if let campaignId { object["campaignId"] = .string(campaignId) }
-        if let readAt { object["readAt"] = .string(Self.timestamp(readAt)) }
-        if let deliveredAt { object["deliveredAt"] = .string(Self.timestamp(deliveredAt)) }
+        if let readAt { object["readAt"] = .string(WireTimestamp.format(readAt)) }
+        if let deliveredAt { object["deliveredAt"] = .string(WireTimestamp.format(deliveredAt)) }
         if let pushNotificationId { object["pushNotificationId"] = .string(pushNotificationId) }
         return object
-    }
-
-    /// ISO 8601 with milliseconds, UTC (`2026-05-21T12:43:55.206Z`).
-    public static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -31,7 +31,7 @@ extension PushPayloads {
     /// The `cometchat` dictionary of a campaign push.
     public static func campaignFields(_ item: FeedItem) -> [String: String] {
         var fields = ["type": "business_messaging", "appId": item.appId, "notificationId": item.id, "uid": item.uid,
-                      "sentAt": FeedItem.timestamp(item.sentAt)]
+                      "sentAt": WireTimestamp.format(item.sentAt)]
         if let campaignId = item.campaignId { fields["campaignId"] = campaignId }
         if let pushId = item.pushNotificationId { fields["pushNotificationId"] = pushId }
         return fields

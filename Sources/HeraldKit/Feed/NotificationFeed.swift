@@ -38,9 +38,9 @@ public struct NotificationFeedItem: Sendable, Equatable, Identifiable {
         categoryId = json["categoryId"]?.stringValue
         channelId = json["channelId"]?.stringValue
         campaignId = json["campaignId"]?.stringValue
-        readAt = json["readAt"]?.stringValue.flatMap(HeraldDate.parse)
-        deliveredAt = json["deliveredAt"]?.stringValue.flatMap(HeraldDate.parse)
-        sentAt = json["sentAt"]?.stringValue.flatMap(HeraldDate.parse)
+        readAt = json["readAt"]?.stringValue.flatMap(WireTimestamp.parse)
+        deliveredAt = json["deliveredAt"]?.stringValue.flatMap(WireTimestamp.parse)
+        sentAt = json["sentAt"]?.stringValue.flatMap(WireTimestamp.parse)
         metadata = json["metadata"]?.objectValue ?? [:]
         if case .array(let values)? = json["tags"] { tags = values.compactMap(\.stringValue) } else { tags = [] }
         sender = json["sender"]?.stringValue ?? ""
@@ -94,8 +94,8 @@ public actor NotificationFeedRequest {
             }
             if let channelId { items.append(URLQueryItem(name: "channelId", value: channelId)) }
             if !tags.isEmpty { items.append(URLQueryItem(name: "tags", value: tags.joined(separator: ","))) }
-            if let dateFrom { items.append(URLQueryItem(name: "dateFrom", value: HeraldDate.format(dateFrom))) }
-            if let dateTo { items.append(URLQueryItem(name: "dateTo", value: HeraldDate.format(dateTo))) }
+            if let dateFrom { items.append(URLQueryItem(name: "dateFrom", value: WireTimestamp.format(dateFrom))) }
+            if let dateTo { items.append(URLQueryItem(name: "dateTo", value: WireTimestamp.format(dateTo))) }
             return items
         }
     }
@@ -214,16 +214,5 @@ extension Herald {
         let answer = try await userRequest("GET", "v1/me/feed/unread-count", query: query)
         guard case .number(let count)? = answer["unreadCount"] else { throw .invalidPayload("no unreadCount") }
         return Int(count)
-    }
-}
-
-/// Herald's timestamps: ISO 8601, UTC, with or without milliseconds.
-enum HeraldDate {
-    static func parse(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
-    }
-
-    static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -23,7 +23,7 @@ public struct PushNotification: Sendable, Equatable {
             throw .invalidPayload("a campaign push needs pushNotificationId and notificationId")
         }
         return PushNotification(id: id, announcementId: item, campaignId: fields["campaignId"] as? String, uid: fields["uid"] as? String,
-                                appId: fields["appId"] as? String, sentAt: (fields["sentAt"] as? String).flatMap(HeraldDate.parse))
+                                appId: fields["appId"] as? String, sentAt: (fields["sentAt"] as? String).flatMap(WireTimestamp.parse))
     }
 
     /// Whether a push is a campaign push (rather than a chat or call push).

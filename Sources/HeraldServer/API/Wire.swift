@@ -141,12 +141,11 @@ enum JSONBridge {
 /// payloads and as stored); read with or without fractional seconds, in any offset.
 struct MillisecondDates: DateTranscoder {
     func encode(_ date: Date) throws -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        WireTimestamp.format(date)
     }
 
     func decode(_ text: String) throws -> Date {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        if let date = WireTimestamp.parse(text) { return date }
         throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "'\(text)' is not an ISO 8601 date-time"))
     }
 }

@@ -1,3 +1,4 @@
+import HeraldModels
 import Foundation
 import Logging
 
@@ -19,7 +20,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields: [String: Any] = [
-            "ts": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            "ts": WireTimestamp.format(Date()),
             "level": event.level.rawValue,
             "logger": label,
             "msg": event.message.description,
