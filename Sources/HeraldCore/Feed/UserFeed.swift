@@ -37,9 +37,10 @@ public struct UserFeed: Sendable {
     /// Idempotent: a second mark keeps the first time. Marking read tells the user's sockets the
     /// new unread count.
     public func mark(appId: String, uid: String, id: String, _ mark: FeedMark) async throws -> FeedItem {
-        let before = try await item(appId: appId, uid: uid, id: id)
-        guard let item = try await feed.markFeedItem(appId: appId, uid: uid, id: id, mark, at: clock.now()) else { throw HeraldError.notFound("feed item", id) }
-        if mark == .read, before.readAt == nil {
+        let now = clock.now()
+        guard let item = try await feed.markFeedItem(appId: appId, uid: uid, id: id, mark, at: now) else { throw HeraldError.notFound("feed item", id) }
+        // Read just now (the first read keeps its time): the unread count changed.
+        if mark == .read, item.readAt?.millisecondsSince1970 == now.millisecondsSince1970 {
             let count = try await feed.unreadFeedCount(appId: appId, uid: uid, categoryId: nil, category: nil)
             _ = await realtime.deliver(.unread(.init(unreadCount: count)), appId: appId, uids: [uid])
         }
