@@ -6,20 +6,4 @@
 #
 #   Benchmarks/run-engine.sh [users] [events]        (PostgreSQL when HERALD_BENCH_POSTGRES_URL is set)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-USERS=${1:-10000}
-EVENTS=${2:-100000}
-[ -n "${HERALD_BENCH_SKIP_BUILD:-}" ] || swift build -c release --product herald --scratch-path .build-release >/dev/null
-[ -n "${HERALD_BENCH_SKIP_BUILD:-}" ] || swift build -c release --product herald-bench --scratch-path .build-release >/dev/null
-BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)
-ulimit -n "$(ulimit -Hn)"
-WORK=$(mktemp -d /tmp/herald-engine.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-echo "== SQLite"
-"$BIN/herald-bench" engine --herald "$BIN/herald" --database "sqlite://$WORK/herald.sqlite" --users "$USERS" --events "$EVENTS" --json "$WORK/sqlite.json"
-cp "$WORK/sqlite.json" "${HERALD_BENCH_OUT:-/tmp}/engine-sqlite.json"
-if [ -n "${HERALD_BENCH_POSTGRES_URL:-}" ]; then
-  echo "== PostgreSQL"
-  "$BIN/herald-bench" engine --herald "$BIN/herald" --database "$HERALD_BENCH_POSTGRES_URL" --users "$USERS" --events "$EVENTS" --json "$WORK/postgres.json"
-  cp "$WORK/postgres.json" "${HERALD_BENCH_OUT:-/tmp}/engine-postgres.json"
-fi
+exec "$(dirname "$0")/run-scenario.sh" engine --users "${1:-10000}" --events "${2:-100000}"
