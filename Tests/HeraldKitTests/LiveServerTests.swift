@@ -11,16 +11,10 @@ struct LiveServerTests {
         ["version": "1.0", "fallbackText": title, "body": [["type": "text", "id": "t", "content": title]]]
     }
 
-    static func session(_ client: HeraldClient, _ world: EngineWorld, _ uid: String) async throws -> String {
-        try await client.request(.put, "/v1/users/\(uid)", bearer: world.apiKey, json: ["name": uid.capitalized])
-        let created = try await client.request(.post, "/v1/users/\(uid)/sessions", bearer: world.apiKey, json: [String: Any]())
-        return try #require(created["authToken"] as? String)
-    }
-
     @Test func loginTokensPendingRegistrationAndLogout() async throws {
         let world = try await EngineWorld.make(.sqlite)
         try await world.herald.runLive { client, port in
-            let token = try await Self.session(client, world, "ana")
+            let token = try await client.login("ana", apiKey: world.apiKey)
             let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
             let device = String(repeating: "ab", count: 32)
 
@@ -140,7 +134,7 @@ struct LiveServerTests {
     @Test func theLiveStreamReceivesACampaignsItem() async throws {
         let world = try await EngineWorld.make(.sqlite)
         try await world.herald.runLive { client, port in
-            let token = try await Self.session(client, world, "ana")
+            let token = try await client.login("ana", apiKey: world.apiKey)
             let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
             try await herald.login(authToken: token)
             let heard = ListenerLog()
