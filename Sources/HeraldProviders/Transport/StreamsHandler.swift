@@ -1,0 +1,236 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import HeraldCore
+
+/// Requests waiting for the event loop, and who waits for their answers.
+struct PendingBatch {
+    var requests: [HTTP2Request]
+    var continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
+}
+
+/// Gathers the answers of one batch on the event loop; the last one resumes the caller.
+final class BatchResults {
+    private var results: [Result<HTTP2Response, HTTP2TransportError>]
+    private var remaining: Int
+    private let continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
+
+    init(_ batch: PendingBatch) {
+        results = Array(repeating: .failure(.noResponse("unanswered")), count: batch.requests.count)
+        remaining = batch.requests.count
+        continuation = batch.continuation
+    }
+
+    func set(_ index: Int, _ result: Result<HTTP2Response, HTTP2TransportError>) {
+        results[index] = result
+        remaining -= 1
+        if remaining == 0 { continuation.resume(returning: results) }
+    }
+}
+
+/// The client side of every stream of one connection: writes requests as frames, gathers the
+/// responses, fails what cannot be answered with a classified error, and keeps the connection's
+/// inbound flow-control window open.
+final class StreamsHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    /// The connection-level receive window (HTTP/2's initial 65,535 bytes, which nothing but a
+    /// multiplexer would manage): a window update goes out each time half of it is consumed.
+    static let connectionWindow = 65_535
+
+    private struct Stream {
+        var batch: BatchResults
+        var index: Int
+        var deadline: NIODeadline
+        var status: Int?
+        var headers = HPACKHeaders()
+        var body: ByteBuffer?
+    }
+
+    private let authority: String
+    private let shared: NIOLockedValueBox<HTTP2Connection.Shared>
+    private var context: ChannelHandlerContext?
+    private var streams: [HTTP2StreamID: Stream] = [:]
+    private var nextStreamID = 1
+    private var goneAway = false
+    private var consumed = 0
+    private var timer: RepeatedTask?
+
+    init(authority: String, shared: NIOLockedValueBox<HTTP2Connection.Shared>) {
+        self.authority = authority
+        self.shared = shared
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
+            loopBound.value.expire()
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        self.context = nil
+    }
+
+    /// Writes every queued request and flushes once.
+    func drain() {
+        let queued = shared.withLockedValue { shared in
+            shared.drainScheduled = false
+            defer { shared.queue = [] }
+            return shared.queue
+        }
+        let now = NIODeadline.now()
+        for pending in queued {
+            let batch = BatchResults(pending)
+            for (index, request) in pending.requests.enumerated() {
+                guard let context, context.channel.isActive, !goneAway, nextStreamID < Int(Int32.max) - 2 else {
+                    finish(batch, index, .failure(.notProcessed("the connection is closed")))
+                    continue
+                }
+                let streamID = HTTP2StreamID(nextStreamID)
+                nextStreamID += 2
+                var headers = HPACKHeaders()
+                headers.reserveCapacity(request.headers.count + 4)
+                headers.add(name: ":method", value: request.method)
+                headers.add(name: ":scheme", value: "https")
+                // Never indexed: a path names one device, and would push the provider token out of
+                // the HPACK table, which must then be sent whole again.
+                headers.add(name: ":path", value: request.path, indexing: .nonIndexable)
+                headers.add(name: ":authority", value: authority)
+                headers.add(contentsOf: request.headers)
+                streams[streamID] = Stream(batch: batch, index: index, deadline: now + request.timeout)
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.assumeIsolated().whenFailure { [weak self] error in
+                    self?.fail(streamID, .notProcessed("the request was not written: \(error)"))
+                }
+                if let body = request.body {
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: false)))), promise: written)
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+                } else {
+                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))), promise: written)
+                }
+            }
+        }
+        if nextStreamID >= Int(Int32.max) - 2 { markClosed() }
+        context?.flush()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .headers(let block):
+            guard var stream = streams[frame.streamID] else { return }
+            if stream.status == nil, let text = block.headers.first(name: ":status"), let code = Int(text), code >= 200 {
+                stream.status = code
+                stream.headers = block.headers
+            }
+            if block.endStream {
+                streams[frame.streamID] = nil
+                complete(stream)
+            } else {
+                streams[frame.streamID] = stream
+            }
+        case .data(let block):
+            // The window update goes out in `channelReadComplete`: writing here would let the HTTP/2
+            // handler deliver this stream's pending close event before the stream has completed.
+            consumed += block.data.readableBytes + (block.paddingBytes ?? 0)
+            guard var stream = streams[frame.streamID] else { return }
+            if case .byteBuffer(var buffer) = block.data {
+                if stream.body == nil { stream.body = buffer } else { stream.body!.writeBuffer(&buffer) }
+            }
+            if block.endStream {
+                streams[frame.streamID] = nil
+                complete(stream)
+            } else {
+                streams[frame.streamID] = stream
+            }
+        case .rstStream(let code):
+            fail(frame.streamID, code == .refusedStream ? .notProcessed("stream refused") : .noResponse("stream reset: \(code)"))
+        case .goAway(let lastStreamID, _, _):
+            goneAway = true
+            markClosed()
+            // Streams above the last one the server took were never processed: safe to send again.
+            for id in streams.keys where id > lastStreamID {
+                fail(id, .notProcessed("GOAWAY before this stream"))
+            }
+            if streams.isEmpty { context.close(promise: nil) }
+        default:
+            break
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if consumed >= Self.connectionWindow / 2 {
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
+            consumed = 0
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let closed = event as? StreamClosedEvent, let stream = streams[closed.streamID] {
+            // Closed without a complete response (reset, or dropped by the connection).
+            fail(closed.streamID, closed.reason == .refusedStream || stream.status == nil && goneAway
+                 ? .notProcessed("stream closed: \(String(describing: closed.reason))")
+                 : .noResponse("stream closed: \(String(describing: closed.reason))"))
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let streamError = error as? NIOHTTP2Errors.StreamError {
+            fail(streamError.streamID, .noResponse("\(streamError.baseError)"))
+            return
+        }
+        markClosed()
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        markClosed()
+        for (id, stream) in streams {
+            fail(id, stream.status == nil ? .notProcessed("the connection closed before a response") : .noResponse("the connection closed mid-response"))
+        }
+        context.fireChannelInactive()
+    }
+
+    /// Fails the streams whose time is up and resets them.
+    private func expire() {
+        guard !streams.isEmpty, let context else { return }
+        let now = NIODeadline.now()
+        var reset = false
+        for (id, stream) in streams where stream.deadline <= now {
+            fail(id, .timedOut)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .rstStream(.cancel))), promise: nil)
+            reset = true
+        }
+        if reset { context.flush() }
+    }
+
+    private func markClosed() {
+        shared.withLockedValue { $0.open = false }
+    }
+
+    private func complete(_ stream: Stream) {
+        finish(stream.batch, stream.index, .success(HTTP2Response(status: stream.status ?? 0, headers: stream.headers, body: stream.body ?? ByteBuffer())))
+    }
+
+    private func fail(_ id: HTTP2StreamID, _ error: HTTP2TransportError) {
+        guard let stream = streams.removeValue(forKey: id) else { return }
+        finish(stream.batch, stream.index, .failure(error))
+        if goneAway, streams.isEmpty { context?.close(promise: nil) }
+    }
+
+    private func finish(_ batch: BatchResults, _ index: Int, _ result: Result<HTTP2Response, HTTP2TransportError>) {
+        shared.withLockedValue { $0.activeStreams -= 1 }
+        batch.set(index, result)
+    }
+}
