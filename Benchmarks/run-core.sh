@@ -23,7 +23,7 @@ case "$BACKEND" in
   postgres) DB=${HERALD_BENCH_POSTGRES_URL:?set HERALD_BENCH_POSTGRES_URL} ;;
   *) echo "backend: sqlite or postgres"; exit 1 ;;
 esac
-export HERALD_DATA_DIR=$WORK HERALD_LOG_LEVEL=warning
+export HERALD_DATA_DIR=$WORK HERALD_LOG_LEVEL=warning HERALD_RATE_LIMIT=0 HERALD_USER_RATE_LIMIT=0
 
 "$BIN" serve --database "$DB" --port "$PORT" --host 127.0.0.1 2>"$WORK/server.log" &
 SERVER=$!

@@ -15,7 +15,7 @@ ulimit -n "$(ulimit -Hn)"
 [ -n "${HERALD_BENCH_SKIP_BUILD:-}" ] || swift build -c release --product herald-bench --scratch-path .build-release >/dev/null
 BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)
 DB="sqlite://$WORK/herald.sqlite"
-export HERALD_DATA_DIR=$WORK HERALD_LOG_LEVEL=warning
+export HERALD_DATA_DIR=$WORK HERALD_LOG_LEVEL=warning HERALD_RATE_LIMIT=0 HERALD_USER_RATE_LIMIT=0
 
 "$BIN/herald" serve --database "$DB" --port "$PORT" --host 127.0.0.1 2>"$WORK/server.log" &
 SERVER=$!

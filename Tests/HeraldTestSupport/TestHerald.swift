@@ -20,7 +20,8 @@ public struct TestHerald: Sendable {
                             trusting standIns: [TestCertificate] = [], apns: String? = nil, fcm: String? = nil,
                             hms: String? = nil, webhookTimeout: Duration = .seconds(2),
                             pingInterval: Duration = .seconds(15), clock: any WallClock = SystemWallClock(),
-                            engineWorkers: Bool = true) async throws -> TestHerald {
+                            engineWorkers: Bool = true, hostResolver: (any HostResolver)? = nil,
+                            rateLimits: RateLimits = RateLimits()) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
         var configuration = HeraldConfiguration(
@@ -39,6 +40,8 @@ public struct TestHerald: Sendable {
         configuration.providerEndpoints = endpoints
         configuration.realtime.pingInterval = pingInterval
         configuration.engineWorkers = engineWorkers
+        configuration.rateLimits = rateLimits
+        if let hostResolver { configuration.hostResolver = hostResolver }
         let services = try HeraldServices(store: store, configuration: configuration, clock: clock)
         return TestHerald(backend: backend, configuration: configuration, services: services, databaseURL: url)
     }

@@ -2,6 +2,20 @@ import Foundation
 
 /// The storage ports. HeraldStorage implements them once on SQLKit for SQLite and PostgreSQL.
 
+/// A stored credential's hash and what it opens (an app id, a session).
+public struct HashedCredential<Owner: Sendable>: Sendable {
+    public var hash: String
+    public var owner: Owner
+
+    public init(hash: String, owner: Owner) {
+        self.hash = hash
+        self.owner = owner
+    }
+
+    /// How many leading characters of a hash the database is asked for.
+    public static var lookupPrefixLength: Int { 16 }
+}
+
 public protocol AppRepository: Sendable {
     func createApp(_ app: App, firstKeyId: String, keyHash: String) async throws
     func app(id: String) async throws -> App?
@@ -10,8 +24,9 @@ public protocol AppRepository: Sendable {
     /// False if no such unrevoked key.
     func revokeKey(appId: String, keyId: String, at: Date) async throws -> Bool
     func keys(appId: String) async throws -> [APIKeyInfo]
-    /// The app whose unrevoked key has this hash.
-    func appId(forKeyHash: String) async throws -> String?
+    /// Unrevoked keys whose hash starts with these characters (`Credential.lookupPrefixLength`),
+    /// with their app id; the caller compares the whole hash.
+    func apiKeys(hashPrefix: String) async throws -> [HashedCredential<String>]
     func updateSettings(appId: String, settings: PushSettings) async throws
 }
 
@@ -38,7 +53,8 @@ public protocol GroupRepository: Sendable {
 
 public protocol SessionRepository: Sendable {
     func createSession(_ session: Session, tokenHash: String) async throws
-    func session(forTokenHash: String) async throws -> Session?
+    /// Sessions whose token hash starts with these characters, for the caller to compare whole.
+    func sessions(tokenHashPrefix: String) async throws -> [HashedCredential<Session>]
     func sessions(appId: String, uid: String) async throws -> [Session]
     /// Deletes the session and the push tokens registered through it.
     func deleteSession(appId: String, uid: String, sessionId: String) async throws -> Bool

@@ -13,7 +13,10 @@ public struct WebhookURLPolicy: Sendable {
         self.allowPrivate = allowPrivate
     }
 
-    public func check(_ text: String, field: String = "url") async throws {
+    /// Checks the URL; the addresses its host resolved to, all accepted (the host itself when it
+    /// is an address; none when private targets are allowed and the name was not resolved).
+    @discardableResult
+    public func check(_ text: String, field: String = "url") async throws -> [String] {
         guard text.count <= 2048, let components = URLComponents(string: text) else {
             throw HeraldError.invalidField(field, "is not a valid URL")
         }
@@ -26,8 +29,8 @@ public struct WebhookURLPolicy: Sendable {
         guard components.user == nil, components.password == nil else {
             throw HeraldError.invalidField(field, "must not carry credentials; use basicAuth")
         }
-        if allowPrivate { return }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if allowPrivate { return IPAddress(host) != nil ? [host] : ((try? await resolver.addresses(of: host)) ?? []) }
         let addresses: [String]
         if IPAddress(host) != nil {
             addresses = [host]
@@ -48,6 +51,7 @@ public struct WebhookURLPolicy: Sendable {
                 throw HeraldError.invalidField(field, "must not point at a loopback, private or link-local address (\(address))")
             }
         }
+        return addresses
     }
 }
 

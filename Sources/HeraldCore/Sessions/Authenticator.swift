@@ -32,18 +32,32 @@ public struct Authenticator: Sendable {
         guard let bearer, !bearer.isEmpty else {
             throw HeraldError.unauthorized("Authorization: Bearer <apiKey or authToken> is required")
         }
+        // The database sees only the first characters of the presented secret's hash; the whole
+        // hash is compared here, in constant time, so response times say nothing about how much
+        // of a stored key a guess matched.
+        let hash = hasher.hash(bearer)
+        let prefix = String(hash.prefix(HashedCredential<String>.lookupPrefixLength))
         if bearer.hasPrefix(AppManagement.apiKeyPrefix) {
-            guard let appId = try await apps.appId(forKeyHash: hasher.hash(bearer)) else {
+            guard let key = Self.match(hash, in: try await apps.apiKeys(hashPrefix: prefix)) else {
                 throw HeraldError.unauthorized("the API key is not valid")
             }
-            return .admin(appId: appId)
+            return .admin(appId: key.owner)
         }
         if bearer.hasPrefix(SessionManagement.authTokenPrefix),
-           let session = try await sessions.session(forTokenHash: hasher.hash(bearer)),
+           let session = Self.match(hash, in: try await sessions.sessions(tokenHashPrefix: prefix))?.owner,
            !session.isExpired(at: clock.now()) {
             return .user(session)
         }
         throw HeraldError.unauthorized("the auth token is not valid or has expired")
+    }
+
+    /// The candidate whose whole hash equals `hash`; every candidate is compared, in constant time.
+    static func match<Owner>(_ hash: String, in candidates: [HashedCredential<Owner>]) -> HashedCredential<Owner>? {
+        var found: HashedCredential<Owner>?
+        for candidate in candidates where ConstantTime.equals(candidate.hash, hash) {
+            found = candidate
+        }
+        return found
     }
 
     /// The app of an admin caller. `expectedAppId` is the optional `X-Herald-App` header: a key

@@ -52,14 +52,18 @@ public final class ProviderGateway: PushGateway {
     }
 
     private let endpoints: ProviderEndpoints
+    private let webhookPolicy: WebhookURLPolicy
     private let openSecret: @Sendable (ProviderCredential) throws -> ProviderSecret
     private let clock: any WallClock
     public let http: HTTPClient
     private let clients = NIOLockedValueBox<[Key: (version: Date, client: Client)]>([:])
 
-    public init(endpoints: ProviderEndpoints, clock: any WallClock = SystemWallClock(),
+    /// - Parameter webhookPolicy: the addresses custom webhooks may reach, checked before each
+    ///   connection as well as when the provider is saved.
+    public init(endpoints: ProviderEndpoints, webhookPolicy: WebhookURLPolicy, clock: any WallClock = SystemWallClock(),
                 openSecret: @escaping @Sendable (ProviderCredential) throws -> ProviderSecret) {
         self.endpoints = endpoints
+        self.webhookPolicy = webhookPolicy
         self.openSecret = openSecret
         self.clock = clock
         var configuration = HTTPClient.Configuration(tlsConfiguration: endpoints.tls)
@@ -159,7 +163,8 @@ public final class ProviderGateway: PushGateway {
             return .fcm(FCMClient(account: try ServiceAccount(json: json), endpoints: endpoints.fcm, tls: endpoints.tls, http: http, clock: clock))
         case .custom:
             guard let url = credential.config.url else { throw HeraldError(.internal, "the webhook URL is missing") }
-            return .webhook(WebhookClient(url: url, username: credential.config.basicAuthUsername, password: secret.basicAuthPassword, http: http, timeout: endpoints.webhookTimeout))
+            return .webhook(WebhookClient(url: url, username: credential.config.basicAuthUsername, password: secret.basicAuthPassword,
+                                          policy: webhookPolicy, tls: endpoints.tls, timeout: endpoints.webhookTimeout))
         case .hms:
             guard let appId = credential.config.hmsAppId, let clientSecret = secret.hmsClientSecret else {
                 throw HeraldError(.internal, "the HMS app id or client secret is missing")
@@ -172,7 +177,8 @@ public final class ProviderGateway: PushGateway {
         switch client {
         case .apns(let apns): await apns.shutdown()
         case .fcm(let fcm): await fcm.shutdown()
-        case .webhook, .hms: break
+        case .webhook(let webhook): await webhook.shutdown()
+        case .hms: break
         }
     }
 }

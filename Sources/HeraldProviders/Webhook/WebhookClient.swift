@@ -5,21 +5,27 @@ import HeraldModels
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOSSL
 
 /// Seed 000's custom provider: an HTTPS POST of the envelope, `Authorization: Basic` when
-/// configured, answered within 2 seconds; any 2xx is success.
+/// configured, answered within 2 seconds; any 2xx is success. Connections go only to addresses
+/// the webhook policy accepts, checked again as DNS answers age (`WebhookPin`).
 public struct WebhookClient: Sendable {
     public let url: String
     let basicAuth: (username: String, password: String)?
-    let http: HTTPClient
+    let pin: WebhookPin
     /// Seed 000: the endpoint answers within 2 seconds (`HERALD_WEBHOOK_TIMEOUT_MS`).
     let timeout: Duration
 
-    public init(url: String, username: String?, password: String?, http: HTTPClient, timeout: Duration = .seconds(2)) {
+    public init(url: String, username: String?, password: String?, policy: WebhookURLPolicy, tls: TLSConfiguration, timeout: Duration = .seconds(2)) {
         self.url = url
         self.basicAuth = username.flatMap { user in password.map { (user, $0) } }
-        self.http = http
+        self.pin = WebhookPin(url: url, policy: policy, tls: tls)
         self.timeout = timeout
+    }
+
+    public func shutdown() async {
+        await pin.shutdown()
     }
 
     public func send(_ envelope: WebhookEnvelope) async -> PushResult {
@@ -32,11 +38,17 @@ public struct WebhookClient: Sendable {
         if let basicAuth {
             request.headers.add(name: "Authorization", value: "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString())
         }
+        let http: HTTPClient
+        do {
+            http = try await pin.client()
+        } catch {
+            let reason = (error as? HeraldError)?.message ?? "\(error)"
+            return PushResult(outcome: .credentialBroken, reason: "the webhook address is refused: \(reason)", latency: clock.now - start)
+        }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.withoutEscapingSlashes]
             request.body = .bytes(ByteBuffer(data: try encoder.encode(envelope)))
-            let http = self.http
             let finalRequest = request
             let timeout = self.timeout
             // The client's own deadline is not enforced promptly on every path, so the limit is raced here.

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldProviders
 import HeraldStorage
 import Logging
@@ -15,7 +16,12 @@ public struct HeraldConfiguration: Sendable {
     public var dataFolder: String?
     /// `HERALD_WEBHOOK_ALLOW_PRIVATE=1`: accept webhook URLs on loopback and private networks (dev, tests).
     public var allowPrivateWebhooks: Bool
+    /// Resolves webhook hosts when a provider is saved and before its connections (tests inject one).
+    public var hostResolver: any HostResolver = SystemHostResolver()
     public var maxBodyBytes: Int
+    /// Requests per second per API key and per user token (`HERALD_RATE_LIMIT`,
+    /// `HERALD_USER_RATE_LIMIT`; 0 is no limit), bursts of twice that.
+    public var rateLimits = RateLimits()
     public var logLevel: Logger.Level
     /// Provider endpoints and extra trust roots (`HERALD_APNS_*_URL`, `HERALD_FCM_*URL`, `HERALD_CA_FILE`).
     public var providerEndpoints = ProviderEndpoints()
@@ -43,7 +49,8 @@ public struct HeraldConfiguration: Sendable {
     }
 
     /// Reads `HERALD_PORT`, `HERALD_HOST`, `HERALD_DATABASE_URL`, `HERALD_SECRET_KEY`,
-    /// `HERALD_DATA_DIR`, `HERALD_WEBHOOK_ALLOW_PRIVATE`, `HERALD_MAX_BODY_BYTES`, `HERALD_LOG_LEVEL`.
+    /// `HERALD_DATA_DIR`, `HERALD_WEBHOOK_ALLOW_PRIVATE`, `HERALD_MAX_BODY_BYTES`, `HERALD_RATE_LIMIT`,
+    /// `HERALD_USER_RATE_LIMIT`, `HERALD_LOG_LEVEL`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HeraldConfiguration {
         var configuration = HeraldConfiguration()
         if let host = environment["HERALD_HOST"] { configuration.host = host }
@@ -53,6 +60,8 @@ public struct HeraldConfiguration: Sendable {
         configuration.dataFolder = environment["HERALD_DATA_DIR"]
         configuration.allowPrivateWebhooks = ["1", "true", "yes"].contains(environment["HERALD_WEBHOOK_ALLOW_PRIVATE"]?.lowercased() ?? "")
         if let bytes = environment["HERALD_MAX_BODY_BYTES"].flatMap(Int.init), bytes > 0 { configuration.maxBodyBytes = bytes }
+        if let rate = environment["HERALD_RATE_LIMIT"].flatMap(Double.init) { configuration.rateLimits.apiKey = rate > 0 ? .init(rate: rate) : nil }
+        if let rate = environment["HERALD_USER_RATE_LIMIT"].flatMap(Double.init) { configuration.rateLimits.userToken = rate > 0 ? .init(rate: rate) : nil }
         if let level = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { configuration.logLevel = level }
         configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
         if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 { configuration.realtime.pingInterval = .seconds(seconds) }

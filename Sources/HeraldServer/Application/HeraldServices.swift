@@ -32,15 +32,15 @@ public struct HeraldServices: Sendable {
         self.apps = AppManagement(apps: store, hasher: hasher, clock: clock)
         self.directory = Directory(users: store, groups: store, hasher: hasher, clock: clock)
         self.sessions = SessionManagement(users: store, sessions: store, hasher: hasher, clock: clock)
+        let webhookPolicy = WebhookURLPolicy(resolver: configuration.hostResolver, allowPrivate: configuration.allowPrivateWebhooks)
         self.providers = ProviderManagement(
             providers: store, inspector: CryptoCredentialInspector(), box: AESGCMSecretBox(key: key),
-            webhookPolicy: WebhookURLPolicy(resolver: SystemHostResolver(), allowPrivate: configuration.allowPrivateWebhooks),
-            clock: clock
+            webhookPolicy: webhookPolicy, clock: clock
         )
         self.tokens = TokenRegistry(apps: store, providers: store, tokens: store, clock: clock)
         self.authenticator = Authenticator(apps: store, sessions: store, hasher: hasher, clock: clock)
         let providers = self.providers
-        self.gateway = ProviderGateway(endpoints: configuration.providerEndpoints, clock: clock) { try providers.secret(of: $0) }
+        self.gateway = ProviderGateway(endpoints: configuration.providerEndpoints, webhookPolicy: webhookPolicy, clock: clock) { try providers.secret(of: $0) }
         self.testSends = TestSends(apps: store, users: store, providers: store, tokens: store, gateway: gateway, clock: clock)
         // Several processes share presence through PostgreSQL; one process keeps it in memory.
         let presence: any PresenceStore = store.isShared ? store : MemoryPresenceStore()

@@ -26,6 +26,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if error.kind == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let seconds = error.details["retryAfterSeconds"] { headers[.retryAfter] = seconds }
         return Response(status: status(of: error.kind), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

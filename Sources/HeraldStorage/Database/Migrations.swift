@@ -186,6 +186,12 @@ extension SQLStore {
             "CREATE INDEX campaigns_due ON campaigns (send_at) WHERE status = 'scheduled'",
             "CREATE INDEX campaigns_leased ON campaigns (lease_until) WHERE status = 'sending'",
         ]),
+        // Credentials are found by the first 16 characters of their hash; the whole hash is then
+        // compared in constant time in the process (see `Authenticator`).
+        Migration(version: 7, name: "credential lookup by hash prefix", statements: [
+            "CREATE INDEX api_keys_by_hash_prefix ON api_keys (substr(key_hash, 1, 16))",
+            "CREATE INDEX sessions_by_hash_prefix ON sessions (substr(token_hash, 1, 16))",
+        ]),
     ]
 
     /// Every migration's version, in order.

@@ -55,10 +55,10 @@ extension SQLStore: AppRepository {
         }
     }
 
-    public func appId(forKeyHash hash: String) async throws -> String? {
+    public func apiKeys(hashPrefix: String) async throws -> [HashedCredential<String>] {
         try await read { db in
-            try await db.raw("SELECT app_id FROM api_keys WHERE key_hash = \(bind: hash) AND revoked_at IS NULL")
-                .first()?.string("app_id")
+            try await db.raw("SELECT key_hash, app_id FROM api_keys WHERE substr(key_hash, 1, 16) = \(bind: hashPrefix) AND revoked_at IS NULL")
+                .all().map { HashedCredential(hash: try $0.string("key_hash"), owner: try $0.string("app_id")) }
         }
     }
 

@@ -13,9 +13,10 @@ extension SQLStore: SessionRepository {
         }
     }
 
-    public func session(forTokenHash hash: String) async throws -> Session? {
+    public func sessions(tokenHashPrefix: String) async throws -> [HashedCredential<Session>] {
         try await read { db in
-            try await db.raw("SELECT * FROM sessions WHERE token_hash = \(bind: hash)").first().map(Self.session)
+            try await db.raw("SELECT * FROM sessions WHERE substr(token_hash, 1, 16) = \(bind: tokenHashPrefix)")
+                .all().map { HashedCredential(hash: try $0.string("token_hash"), owner: try Self.session($0)) }
         }
     }
 

@@ -1,0 +1,73 @@
+import Foundation
+import HeraldCore
+import Hummingbird
+import NIOConcurrencyHelpers
+
+/// Requests per second allowed to one credential (`HERALD_RATE_LIMIT`, `HERALD_USER_RATE_LIMIT`,
+/// 0 turns a limit off).
+public struct RateLimits: Sendable, Equatable {
+    /// Per app API key (`hk_…`).
+    public var apiKey: TokenBucket.Limit? = .init(rate: 1_000)
+    /// Per user auth token (`hs_…`) and per anything else presented as a bearer.
+    public var userToken: TokenBucket.Limit? = .init(rate: 100)
+
+    public init() {}
+
+    public static let off: RateLimits = {
+        var limits = RateLimits()
+        limits.apiKey = nil
+        limits.userToken = nil
+        return limits
+    }()
+}
+
+/// One token bucket per presented credential, kept in memory by each process. A caller over its
+/// limit gets `429 too_many_requests` with `Retry-After` (whole seconds, rounded up) before the
+/// credential is looked up or the body read.
+final class RateLimiter: Sendable {
+    private struct State {
+        var buckets: [String: TokenBucket] = [:]
+        var lastSweep: TimeInterval = 0
+    }
+
+    let limits: RateLimits
+    private let state = NIOLockedValueBox(State())
+    private let now: @Sendable () -> TimeInterval
+    /// Buckets kept before idle (refilled) ones are swept.
+    private let sweepAbove: Int
+
+    init(limits: RateLimits, sweepAbove: Int = 50_000, now: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
+        self.limits = limits
+        self.sweepAbove = sweepAbove
+        self.now = now
+    }
+
+    /// Nil when the request may go ahead, else the seconds to wait.
+    func admit(bearer: String) -> TimeInterval? {
+        guard let limit = bearer.hasPrefix(AppManagement.apiKeyPrefix) ? limits.apiKey : limits.userToken else { return nil }
+        let time = now()
+        return state.withLockedValue { state in
+            if state.buckets.count > sweepAbove, time - state.lastSweep > 1 {
+                state.buckets = state.buckets.filter { !$0.value.isFull(limit: limit, now: time) }
+                state.lastSweep = time
+            }
+            var bucket = state.buckets[bearer] ?? TokenBucket(limit: limit, now: time)
+            let wait = bucket.take(limit: limit, now: time)
+            state.buckets[bearer] = bucket
+            return wait
+        }
+    }
+}
+
+struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limiter: RateLimiter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let bearer = CredentialsMiddleware<Context>.bearer(in: request), let wait = limiter.admit(bearer: bearer) {
+            let seconds = max(1, Int(wait.rounded(.up)))
+            throw HeraldError(.tooManyRequests, "too many requests with this credential; retry after \(seconds) s",
+                              details: ["retryAfterSeconds": String(seconds)])
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,36 @@
+import HeraldCore
+import Testing
+
+@Suite("Security primitives")
+struct SecurityPrimitivesTests {
+    @Test func constantTimeEqualityIsEquality() {
+        #expect(ConstantTime.equals("", ""))
+        #expect(ConstantTime.equals("a3f9", "a3f9"))
+        #expect(!ConstantTime.equals("a3f9", "a3f8"))
+        #expect(!ConstantTime.equals("a3f9", "b3f9"))
+        #expect(!ConstantTime.equals("a3f9", "a3f90"))
+        #expect(!ConstantTime.equals("a3f9", ""))
+        // Lengths that differ by a multiple of 256 must not cancel out.
+        #expect(!ConstantTime.equals([UInt8](repeating: 0, count: 256), [UInt8]()))
+        #expect(!ConstantTime.equals([UInt8](repeating: 7, count: 300), [UInt8](repeating: 7, count: 44)))
+    }
+
+    @Test func tokenBucketAllowsBurstThenRate() {
+        let limit = TokenBucket.Limit(rate: 10, burst: 5)
+        var bucket = TokenBucket(limit: limit, now: 100)
+        for _ in 0..<5 { #expect(bucket.take(limit: limit, now: 100) == nil) }
+        let wait = bucket.take(limit: limit, now: 100)
+        #expect(wait != nil && abs(wait! - 0.1) < 1e-9)
+        // A refused request costs nothing: the same wait, less the time passed.
+        let later = bucket.take(limit: limit, now: 100.05)
+        #expect(later != nil && abs(later! - 0.05) < 1e-9)
+        #expect(bucket.take(limit: limit, now: 100.1) == nil)
+        #expect(bucket.take(limit: limit, now: 100.1) != nil)
+        #expect(!bucket.isFull(limit: limit, now: 100.2))
+        #expect(bucket.isFull(limit: limit, now: 100.7))
+        // Time spent idle never fills it past its burst.
+        for _ in 0..<5 { #expect(bucket.take(limit: limit, now: 1_000) == nil) }
+        #expect(bucket.take(limit: limit, now: 1_000) != nil)
+        #expect(TokenBucket.Limit(rate: 3).burst == 6)
+    }
+}
