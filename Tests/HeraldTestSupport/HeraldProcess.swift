@@ -72,6 +72,16 @@ public final class HeraldProcess: Sendable {
         self.log = log
     }
 
+    /// User plus system CPU time the process has used so far (Linux `/proc`; 0 elsewhere).
+    public var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // Fields after "(comm)": state is field 3; utime and stime are fields 14 and 15, in ticks of 1/100 s.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / 100
+    }
+
     public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     /// Sends a signal (SIGKILL by default: no goodbye) and waits for the process to end.

@@ -117,6 +117,8 @@ public struct Dispatcher: Sendable {
         }
         guard !sendable.isEmpty else { return updates }
         let results = await ports.gateway.send(sendable.map(\.1), credential: credential)
+        // Outcomes, and the waits a provider asks for, count from when its answers arrived.
+        let answeredAt = clock.now()
         var broken: String?
         var pruned = Set<String>()
         for ((delivery, _), result) in zip(sendable, results) {
@@ -125,30 +127,30 @@ public struct Dispatcher: Sendable {
             switch result.outcome {
             case .delivered:
                 updates.append(DeliveryUpdate(id: delivery.id, status: .delivered, attempts: attempts, providerStatus: result.providerStatus,
-                                              providerMessageId: result.providerMessageId, at: now))
+                                              providerMessageId: result.providerMessageId, at: answeredAt))
             case .retryLater(let after):
                 var next = delivery
                 next.attempts = attempts
-                updates.append(later(next, reason: result.reason ?? "retry later", retryAfter: after, providerStatus: result.providerStatus, now: now))
+                updates.append(later(next, reason: result.reason ?? "retry later", retryAfter: after, providerStatus: result.providerStatus, now: answeredAt))
             case .tokenInvalid(let since, let hint):
                 updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: "token_invalid: " + (result.reason ?? "invalid") + (hint.map { " (\($0))" } ?? ""),
-                                              attempts: attempts, providerStatus: result.providerStatus, at: now))
+                                              attempts: attempts, providerStatus: result.providerStatus, at: answeredAt))
                 if delivery.channel == .push, pruned.insert(delivery.target).inserted {
                     _ = try? await ports.tokens.prune(appId: delivery.appId, token: delivery.target, reason: result.reason ?? "invalid",
-                                                      hint: hint, invalidSince: since, at: now)
+                                                      hint: hint, invalidSince: since, at: answeredAt)
                 }
             case .credentialBroken:
                 broken = result.reason ?? "the provider refused the credential"
                 updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: "credential_broken: " + (result.reason ?? ""),
-                                              attempts: attempts, providerStatus: result.providerStatus, at: now))
+                                              attempts: attempts, providerStatus: result.providerStatus, at: answeredAt))
             case .failed:
                 updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: result.reason ?? "failed", attempts: attempts,
-                                              providerStatus: result.providerStatus, at: now))
+                                              providerStatus: result.providerStatus, at: answeredAt))
             }
         }
         if let broken {
             try? await ports.providers.markProviderBroken(appId: credential.appId, providerId: credential.providerId, reason: broken,
-                                                          at: now, version: credential.updatedAt)
+                                                          at: answeredAt, version: credential.updatedAt)
             await context.invalidate(appId: credential.appId)
         }
         return updates

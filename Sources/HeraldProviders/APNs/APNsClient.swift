@@ -182,8 +182,14 @@ public final class APNsClient: Sendable {
         let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
         let reason = APNsReason(body?.reason ?? "HTTP \(response.status)")
         let since = body?.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) }
+        var outcome = reason.outcome(status: response.status, timestamp: since, production: production)
+        // APNs does not document Retry-After, but a proxy or a throttled gateway may send it: a
+        // wait it asks for is never cut short.
+        if case .retryLater(let after) = outcome, let asked = RetryAfterHeader.parse(response.headers.first(name: "retry-after")) {
+            outcome = .retryLater(after: max(after ?? .zero, asked))
+        }
         let result = PushResult(
-            outcome: reason.outcome(status: response.status, timestamp: since, production: production),
+            outcome: outcome,
             providerStatus: response.status, reason: reason.name, providerMessageId: apnsId, latency: clock.now - start
         )
         return (result, reason)

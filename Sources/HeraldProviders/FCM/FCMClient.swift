@@ -119,7 +119,7 @@ public final class FCMClient: Sendable {
         let reason = error?.reason ?? "HTTP \(response.status)"
         let outcome = FCMErrorMapping.outcome(
             status: response.status, reason: reason, message: error?.error.message,
-            retryAfter: FCMErrorMapping.retryAfter(response.headers.first(name: "retry-after"))
+            retryAfter: RetryAfterHeader.parse(response.headers.first(name: "retry-after"))
         )
         return PushResult(outcome: outcome, providerStatus: response.status, reason: reason, latency: clock.now - start)
     }

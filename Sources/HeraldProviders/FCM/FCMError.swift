@@ -49,16 +49,4 @@ enum FCMErrorMapping {
             return status >= 500 || status == 429 ? .retryLater(after: retryAfter) : .failed
         }
     }
-
-    /// `Retry-After`: seconds, or an HTTP date.
-    static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
-    }
 }

@@ -80,7 +80,7 @@ public final class HMSClient: Sendable {
                 let bytes = try await response.body.collect(upTo: 256 * 1024)
                 status = Int(response.status.code)
                 answer = try? JSONDecoder().decode(HMSAnswer.self, from: Data(buffer: bytes))
-                retryAfter = FCMErrorMapping.retryAfter(response.headers.first(name: "Retry-After"))
+                retryAfter = RetryAfterHeader.parse(response.headers.first(name: "Retry-After"))
             } catch {
                 return PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start)
             }

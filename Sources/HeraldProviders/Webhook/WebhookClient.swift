@@ -52,11 +52,11 @@ public struct WebhookClient: Sendable {
             let finalRequest = request
             let timeout = self.timeout
             // The client's own deadline is not enforced promptly on every path, so the limit is raced here.
-            let (status, retryAfter) = try await withThrowingTaskGroup(of: (Int, Int?)?.self) { group in
+            let (status, retryAfter) = try await withThrowingTaskGroup(of: (Int, Duration?)?.self) { group in
                 group.addTask {
                     let response = try await http.execute(finalRequest, timeout: .seconds(30))
                     _ = try? await response.body.collect(upTo: 64 * 1024)
-                    return (Int(response.status.code), response.headers.first(name: "Retry-After").flatMap(Int.init))
+                    return (Int(response.status.code), RetryAfterHeader.parse(response.headers.first(name: "Retry-After")))
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
@@ -70,7 +70,7 @@ public struct WebhookClient: Sendable {
             switch status {
             case 200..<300: outcome = .delivered
             case 401, 403: outcome = .credentialBroken
-            case 408, 429, 500...: outcome = .retryLater(after: retryAfter.map { .seconds($0) })
+            case 408, 429, 500...: outcome = .retryLater(after: retryAfter)
             default: outcome = .failed
             }
             return PushResult(outcome: outcome, providerStatus: status, reason: status < 300 ? nil : "HTTP \(status)", latency: clock.now - start)

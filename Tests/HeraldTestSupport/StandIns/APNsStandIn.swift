@@ -48,6 +48,8 @@ public final class APNsStandIn: Sendable {
         /// Provider tokens whose signature was verified, with their issue date (APNs validates a
         /// token once, not per push).
         var verifiedTokens: [String: Date] = [:]
+        /// Refusals, GOAWAYs and latency injected into the answers (the fault suite).
+        var faults: FaultPlan?
     }
 
     private let server: HTTP2TestServer
@@ -114,6 +116,12 @@ public final class APNsStandIn: Sendable {
 
     public var received: [Received] { state.withLockedValue { $0.received } }
 
+    /// Injects these faults from now on (nil: none). APNs's own bodies: 503 `ServiceUnavailable`,
+    /// 429 `TooManyRequests`, each with `retry-after`.
+    public func inject(_ faults: FaultPlan?) {
+        state.withLockedValue { $0.faults = faults }
+    }
+
     static func answer(_ request: StandInRequest, state: inout State) -> StandInResponse {
         let received = Received(path: request.path, headers: request.headers, body: request.body, clientCertificateSubject: request.clientCertificateSubject)
         if state.recordRequests { state.received.append(received) }
@@ -127,8 +135,16 @@ public final class APNsStandIn: Sendable {
             }
         }
         let apnsId = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
+        let deviceToken = String(request.path.dropFirst("/3/device/".count))
+        let fault = state.faults?.decide(key: deviceToken)
+        if let fault, let status = fault.refusal {
+            return StandInResponse(status: status, headers: ["apns-id": apnsId, "retry-after": String(fault.retryAfterSeconds)],
+                                   json: status == 503 ? #"{"reason":"ServiceUnavailable"}"# : #"{"reason":"TooManyRequests"}"#,
+                                   goAway: goAway || fault.goAway, delay: fault.delay)
+        }
         guard let verdict = check(received, state: &state, certificatePresented: request.clientCertificateSubject != nil) else {
-            return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway, delay: state.delay)
+            state.faults?.accepted(key: deviceToken)
+            return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway || fault?.goAway == true, delay: fault?.delay ?? state.delay)
         }
         var json = #"{"reason":"\#(verdict.reason)""#
         if let timestamp = verdict.timestampMs { json += #","timestamp":\#(timestamp)"# }

@@ -35,6 +35,8 @@ public final class FCMStandIn: Sendable {
         var messages: [Data] = []                              // accepted `message` objects, as JSON
         var revokeAllTokens = false
         var recordMessages = true
+        /// Refusals, GOAWAYs and latency injected into the answers (the fault suite).
+        var faults: FaultPlan?
     }
 
     private let server: HTTP2TestServer
@@ -82,6 +84,12 @@ public final class FCMStandIn: Sendable {
     /// Make every access token issued so far invalid (the next send gets 401).
     public func revokeAccessTokens() {
         state.withLockedValue { $0.issued = [:] }
+    }
+
+    /// Injects these faults into message sends from now on (nil: none): FCM's own 503
+    /// `UNAVAILABLE` and 429 `QUOTA_EXCEEDED` bodies, each with `retry-after`.
+    public func inject(_ faults: FaultPlan?) {
+        state.withLockedValue { $0.faults = faults }
     }
 
     public var tokenRequests: Int { state.withLockedValue { $0.tokenRequests } }
@@ -163,10 +171,20 @@ public final class FCMStandIn: Sendable {
         }
         guard request.body.count <= 4096 + 200 else { return status(400, "INVALID_ARGUMENT", "Request contains an invalid argument.") }
         let token = message["token"] as? String ?? ""
+        let fault = state.faults?.decide(key: token)
+        if let fault, let code = fault.refusal {
+            var refused = code == 503 ? status(503, "UNAVAILABLE", "The service is currently unavailable.", fcmError: "UNAVAILABLE", retryAfter: String(fault.retryAfterSeconds))
+                : status(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Send requests'.", fcmError: "QUOTA_EXCEEDED", retryAfter: String(fault.retryAfterSeconds))
+            refused.goAway = fault.goAway
+            refused.delay = fault.delay
+            return refused
+        }
         if let scripted = state.scripted[token] {
             return status(scripted.status, scripted.canonical, scripted.message, fcmError: scripted.fcmError, retryAfter: scripted.retryAfter)
         }
         if state.recordMessages { state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data()) }
-        return StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#)
+        state.faults?.accepted(key: token)
+        return StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#,
+                               goAway: fault?.goAway ?? false, delay: fault?.delay)
     }
 }

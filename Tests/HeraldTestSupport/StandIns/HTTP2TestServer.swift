@@ -117,6 +117,11 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
     private var clientCertificateSubject: String??
     /// Set once this side sent GOAWAY: later streams are not processed.
     private var lastStreamID: HTTP2StreamID?
+    /// The highest stream opened by the client; a GOAWAY names it, so that every stream already
+    /// received is answered (a graceful shutdown, RFC 9113 §6.8) and none is retried elsewhere.
+    private var highestStreamID: HTTP2StreamID = .rootStream
+    /// Answers scheduled for later (a slow server); the connection closes after the last one.
+    private var delayedAnswers = 0
 
     init(handle: @escaping @Sendable (StandInRequest) -> StandInResponse) {
         self.handle = handle
@@ -126,6 +131,7 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.payload {
         case .headers(let block):
+            if frame.streamID > highestStreamID { highestStreamID = frame.streamID }
             requests[frame.streamID] = (block.headers, ByteBuffer())
             if block.endStream { respond(frame.streamID, context) }
         case .data(let block):
@@ -166,11 +172,14 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
         )
         let response = handle(request)
         if let delay = response.delay {
+            delayedAnswers += 1
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             context.eventLoop.scheduleTask(in: delay) {
                 let (handler, context) = loopBound.value
+                handler.delayedAnswers -= 1
                 handler.write(response, streamID, context)
                 context.flush()
+                handler.closeIfDone(context)
             }
         } else {
             write(response, streamID, context)
@@ -188,12 +197,18 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
         } else {
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: out, endStream: true)))), promise: nil)
         }
-        if response.goAway {
-            lastStreamID = streamID
-            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))), promise: nil)
-            let channel = context.channel
-            context.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
+        if response.goAway, lastStreamID == nil {
+            lastStreamID = highestStreamID
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: nil))), promise: nil)
+            closeIfDone(context)
         }
+    }
+
+    /// After GOAWAY, closes the connection once every stream it covers has its answer.
+    private func closeIfDone(_ context: ChannelHandlerContext) {
+        guard lastStreamID != nil, delayedAnswers == 0, requests.isEmpty else { return }
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
     }
 }
 

@@ -1,0 +1,76 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Faults a stand-in injects into its answers: a share of requests refused (503 or 429) with a
+/// `Retry-After`, a GOAWAY every so many requests, a fixed latency. It also watches the client:
+/// a request for a key (device token) before the end of the wait it was last given is a
+/// violation, and each key's accepted requests are counted (deliveries and duplicates).
+public final class FaultPlan: Sendable {
+    public struct Settings: Sendable {
+        public var refusalRate: Double
+        public var retryAfterSeconds: Int
+        public var goAwayEvery: Int?
+        public var latency: TimeAmount?
+
+        public init(refusalRate: Double = 0.3, retryAfterSeconds: Int = 1, goAwayEvery: Int? = nil, latency: TimeAmount? = nil) {
+            self.refusalRate = refusalRate
+            self.retryAfterSeconds = retryAfterSeconds
+            self.goAwayEvery = goAwayEvery
+            self.latency = latency
+        }
+    }
+
+    /// What to do with one request.
+    public struct Decision: Sendable {
+        /// 503 or 429 with `Retry-After`, or nil to answer normally.
+        public var refusal: Int?
+        public var retryAfterSeconds: Int
+        public var goAway: Bool
+        public var delay: TimeAmount?
+    }
+
+    struct State {
+        var requests = 0
+        var refusals = 0
+        var notBefore: [String: Date] = [:]
+        var violations: [String] = []
+        var accepted: [String: Int] = [:]
+    }
+
+    public let settings: Settings
+    private let state = NIOLockedValueBox(State())
+
+    public init(_ settings: Settings) {
+        self.settings = settings
+    }
+
+    public func decide(key: String) -> Decision {
+        let now = Date()
+        return state.withLockedValue { state in
+            state.requests += 1
+            if let notBefore = state.notBefore[key], now < notBefore.addingTimeInterval(-0.05) {
+                state.violations.append("\(key.prefix(12))… \(Int(notBefore.timeIntervalSince(now) * 1000)) ms early")
+            }
+            let goAway = settings.goAwayEvery.map { state.requests % $0 == 0 } ?? false
+            if Double.random(in: 0..<1) < settings.refusalRate {
+                state.refusals += 1
+                state.notBefore[key] = now.addingTimeInterval(TimeInterval(settings.retryAfterSeconds))
+                return Decision(refusal: Bool.random() ? 503 : 429, retryAfterSeconds: settings.retryAfterSeconds, goAway: goAway, delay: settings.latency)
+            }
+            state.notBefore[key] = nil
+            return Decision(refusal: nil, retryAfterSeconds: 0, goAway: goAway, delay: settings.latency)
+        }
+    }
+
+    /// The stand-in answered this key's request with success.
+    public func accepted(key: String) {
+        state.withLockedValue { $0.accepted[key, default: 0] += 1 }
+    }
+
+    public var requests: Int { state.withLockedValue { $0.requests } }
+    public var refusals: Int { state.withLockedValue { $0.refusals } }
+    public var violations: [String] { state.withLockedValue { $0.violations } }
+    /// Successful answers per key.
+    public var accepted: [String: Int] { state.withLockedValue { $0.accepted } }
+}
