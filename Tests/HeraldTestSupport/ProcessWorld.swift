@@ -17,9 +17,10 @@ public final class ProcessWorld: Sendable {
     /// else the reduced size that fits CI.
     public static var fullSize: Bool { ProcessInfo.processInfo.environment["HERALD_SUITE_SCALE"] == "full" }
 
-    public static func make(_ backend: TestBackend, name: String, extra: [String: String] = [:]) async throws -> ProcessWorld {
-        let apns = try await APNsStandIn.start(recordRequests: false)
-        let fcm = try await FCMStandIn.start(recordMessages: false)
+    /// - Parameter record: keep every request the APNs and FCM stand-ins accept (`received`, `messages`).
+    public static func make(_ backend: TestBackend, name: String, record: Bool = false, extra: [String: String] = [:]) async throws -> ProcessWorld {
+        let apns = try await APNsStandIn.start(recordRequests: record)
+        let fcm = try await FCMStandIn.start(recordMessages: record)
         let hook = try await WebhookStandIn()
         let key = P256.Signing.PrivateKey()
         apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
@@ -65,6 +66,27 @@ public final class ProcessWorld: Sendable {
         await apns.shutdown()
         await fcm.shutdown()
         await hook.shutdown()
+    }
+
+    /// Every push the stand-ins accepted, as "device token|notification": the message id (`tag`)
+    /// of a chat push, `campaign` for a campaign's push.
+    public func acceptedPushes() -> [String] {
+        let apnsPushes = apns.received.compactMap { request -> String? in
+            Self.notification(in: request.body).map { String(request.path.dropFirst("/3/device/".count)) + "|" + $0 }
+        }
+        let fcmPushes = fcm.messages.compactMap { message -> String? in
+            guard let token = (try? JSONSerialization.jsonObject(with: message) as? [String: Any])?["token"] as? String else { return nil }
+            return Self.notification(in: message).map { token + "|" + $0 }
+        }
+        return apnsPushes + fcmPushes
+    }
+
+    static func notification(in body: Data) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        if text.contains("notificationId") { return "campaign" }
+        guard let range = text.range(of: #"\\?"tag\\?"\s*:\s*\\?"([^"\\]+)"#, options: .regularExpression) else { return nil }
+        let match = text[range]
+        return match.split(separator: ":").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\\\" ")) }
     }
 
     public func call(_ process: HeraldProcess, _ method: HTTPMethod, _ path: String, bearer: String? = nil, _ body: Any? = nil) async throws -> JSONResponse {

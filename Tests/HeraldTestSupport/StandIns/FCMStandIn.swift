@@ -92,6 +92,9 @@ public final class FCMStandIn: Sendable {
         state.withLockedValue { $0.faults = faults }
     }
 
+    /// Every accepted `message` object, as JSON (when recording).
+    public var messages: [Data] { state.withLockedValue { $0.messages } }
+
     public var tokenRequests: Int { state.withLockedValue { $0.tokenRequests } }
     public var messageCount: Int { state.withLockedValue { $0.messages.count } }
     public var lastMessage: [String: Any]? {
