@@ -1,6 +1,10 @@
 import HTTPTypes
 import Foundation
+import HeraldCore
+@testable import HeraldServer
 import HeraldTestSupport
+import Hummingbird
+import OpenAPIRuntime
 import Testing
 
 @Suite("Bad input")
@@ -77,5 +81,19 @@ struct ErrorHandlingTests {
                 }
             }
         }
+    }
+
+    /// An unexpected error is logged with its cause, never with the request that carried it.
+    @Test func unexpectedErrorsAreLoggedWithoutTheRequestsCredentials() {
+        struct DatabaseTrouble: Error {}
+        var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/v1/feed/channels?cursor=AA")
+        request.headerFields[.authorization] = "Bearer hk_secretsecretsecret"
+        let error = ServerError(operationID: "listFeedChannels", request: request, requestBody: nil, requestMetadata: .init(),
+                                causeDescription: "User handler threw an error.", underlyingError: DatabaseTrouble())
+        #expect(String(reflecting: error).contains("hk_secretsecretsecret"), "the runtime's own description no longer holds the header: this test guards nothing")
+        let logged = ErrorMiddleware<BasicRequestContext>.loggable(error)
+        #expect(!logged.contains("hk_secret"))
+        #expect(logged.contains("listFeedChannels") && logged.contains("DatabaseTrouble"))
+        #expect((try? Cursor.decode("AA")) == nil, "a cursor of one NUL byte must be refused before it reaches SQL")
     }
 }
