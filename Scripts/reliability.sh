@@ -9,6 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
 ulimit -n "$(ulimit -Hn)"
-HERALD_SUITE_SCALE=full swift test --skip-build --no-parallel --filter "Crash suite|Fault tolerance" 2>&1 \
+HERALD_SUITE_SCALE=full swift test --skip-build --no-parallel --filter "CrashSuiteTests|FaultToleranceTests" 2>&1 \
   | tee /tmp/herald-reliability.log | grep -E "crash suite|fault suite|✔|✘"
 Scripts/fuzz-api.sh 300
