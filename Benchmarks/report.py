@@ -46,6 +46,7 @@ results = {
         for kind in ("apns", "fcm")
     },
     "engine": {backend: load(f"engine-{backend}.json") for backend in ("sqlite", "postgres")},
+    "engineFCM": {backend: load(f"engine-fcm-{backend}.json") for backend in ("sqlite", "postgres")},
     "realtime": {
         "sockets": number(r"websockets: (\d+) open", realtime),
         "rssBeforeMiB": number(r"server RSS ([\d.]+) MiB before", realtime),
@@ -82,6 +83,10 @@ for backend, name in (("sqlite", "SQLite"), ("postgres", "PostgreSQL")):
         continue
     rows.append((f"1:1 events → APNs pushes ({name})", fmt(e["pushesPerSecond"], "/s"), ratio(e["pushesPerSecond"]),
                  f"{fmt(e['serverCPUMicrosecondsPerPush'], ' µs')} server CPU/push, {fmt(e['acceptedPerSecond'], ' events/s')} accepted, RSS {fmt(e['serverPeakRSSMiB'], ' MiB')}"))
+    f = results["engineFCM"][backend]
+    if f:
+        rows.append((f"1:1 events → FCM pushes ({name})", fmt(f["pushesPerSecond"], "/s"), ratio(f["pushesPerSecond"]),
+                     f"{fmt(f['serverCPUMicrosecondsPerPush'], ' µs')} server CPU/push, {fmt(f['acceptedPerSecond'], ' events/s')} accepted"))
     rows.append((f"group of {e['groupMembers']:,}: event → last push ({name})", fmt(e["groupSeconds"], " s", 2), "",
                  f"{e['groupMembers'] / e['groupSeconds']:,.0f} pushes/s" if e["groupSeconds"] else ""))
     rows.append((f"latency POST → APNs at {e['latencyRate']:,} events/s ({name})",
@@ -129,13 +134,16 @@ latency = []
 for backend, name in (("sqlite", "SQLite"), ("postgres", "PostgreSQL")):
     e = results["engine"][backend]
     if e:
-        bars.append((f"engine\n{name}", e["pushesPerSecond"]))
+        bars.append((f"engine→APNs\n{name}", e["pushesPerSecond"]))
+        if results["engineFCM"][backend]:
+            bars.append((f"engine→FCM\n{name}", results["engineFCM"][backend]["pushesPerSecond"]))
         latency.append((name, e["latencyP50Milliseconds"], e["latencyP99Milliseconds"]))
 bars = [(label, value) for label, value in bars if value]
-figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+figure, (left, right) = plt.subplots(1, 2, figsize=(15, 5), gridspec_kw={"width_ratios": [2, 1]})
 left.bar([b[0] for b in bars], [b[1] for b in bars], color=["#888888"] + ["#2b7bb9"] * (len(bars) - 1))
 for index, (_, value) in enumerate(bars):
     left.text(index, value, f"{value:,.0f}\n({value / ceiling:.2f}×)" if ceiling else f"{value:,.0f}", ha="center", va="bottom", fontsize=8)
+left.tick_params(axis="x", labelsize=8)
 left.axhline(25_000, color="#d9534f", linestyle="--", linewidth=1)
 left.text(len(bars) - 0.5, 25_000, "target 25,000/s", color="#d9534f", ha="right", va="bottom", fontsize=8)
 left.set_ylabel("pushes per second")

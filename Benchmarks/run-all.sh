@@ -2,7 +2,7 @@
 # Every figure, one command: builds release, then on this machine
 #   1. h2load (nghttp2-client) against the APNs stand-in alone: the stand-in's own ceiling;
 #   2. the provider clients alone (APNs, FCM) against their stand-ins;
-#   3. the engine end to end, SQLite then PostgreSQL: 1:1 events → pushes/s, a 10,000-member
+#   3. the engine end to end, SQLite then PostgreSQL: 1:1 events → APNs and FCM pushes/s, a 10,000-member
 #      group's fan-out, p50/p99 event→APNs latency at 1,000 events/s;
 #   4. RSS with 10,000 idle WebSockets and the fan-out to them;
 #   5. a campaign to 100,000 users and feed p50/p99 with 1,000,000 items, SQLite then PostgreSQL.
@@ -43,6 +43,7 @@ Benchmarks/run-providers.sh "$(scale 200000)" | tee "$OUT/providers.txt"
 
 echo "== 3. engine end to end"
 Benchmarks/run-scenario.sh engine --users "$(scale 10000)" --events "$(scale 100000)" | tee "$OUT/engine.txt"
+Benchmarks/run-scenario.sh engine-fcm --users "$(scale 10000)" --events "$(scale 100000)" | tee "$OUT/engine-fcm.txt"
 
 echo "== 4. WebSockets"
 Benchmarks/run-realtime.sh "$(scale 10000)" 20 | tee "$OUT/realtime.txt"

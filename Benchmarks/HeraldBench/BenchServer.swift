@@ -14,16 +14,16 @@ struct BenchServer {
     let base: String
     let http: HTTPClient
 
-    static func start(heraldPath: String, database: String, standIn: APNsStandIn, name: String) async throws -> BenchServer {
+    static func start(heraldPath: String, database: String, standIn: APNsStandIn, fcm: FCMStandIn? = nil, name: String) async throws -> BenchServer {
         let port = try HeraldProcess.freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let environment = ProcessInfo.processInfo.environment.merging([
             "HERALD_DATABASE_URL": database, "HERALD_DATA_DIR": folder.path, "HERALD_SECRET_KEY": String(repeating: "ef", count: 32),
-            "HERALD_APNS_SANDBOX_URL": standIn.endpointURL, "HERALD_CA_FILE": try standIn.certificate.writePEM().path, "HERALD_LOG_LEVEL": "error",
+            "HERALD_APNS_SANDBOX_URL": standIn.endpointURL, "HERALD_CA_FILE": try caFile([standIn.certificate] + (fcm.map { [$0.certificate] } ?? [])), "HERALD_LOG_LEVEL": "error",
             // Load comes from one key and a few tokens: the per-credential rate limits would be what is measured.
             "HERALD_RATE_LIMIT": "0", "HERALD_USER_RATE_LIMIT": "0",
-        ]) { $1 }
+        ].merging(fcm.map { ["HERALD_FCM_URL": $0.url, "HERALD_FCM_TOKEN_URL": $0.tokenURL] } ?? [:]) { $1 }) { $1 }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: heraldPath)
         process.arguments = ["serve", "--port", String(port), "--host", "127.0.0.1"]
@@ -36,6 +36,13 @@ struct BenchServer {
             try await Task.sleep(for: .milliseconds(100))
         }
         return server
+    }
+
+    /// One PEM file trusting every stand-in.
+    static func caFile(_ certificates: [TestCertificate]) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-ca-\(UUID().uuidString).pem")
+        try certificates.map { try String(contentsOf: $0.writePEM(), encoding: .utf8) }.joined().write(to: file, atomically: true, encoding: .utf8)
+        return file.path
     }
 
     func call(_ method: HTTPMethod, _ path: String, bearer: String?, _ body: Any?) async throws -> (Int, [String: Any]) {
@@ -66,11 +73,14 @@ struct BenchServer {
         let provider = try await call(.POST, "/v1/push/providers", bearer: apiKey, ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "BENCH12345",
                                                                                      "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation])
         guard provider.0 == 201 else { throw TestFailure("provider: \(provider)") }
+        let fcm = try await call(.POST, "/v1/push/providers", bearer: apiKey, ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()])
+        guard fcm.0 == 201 else { throw TestFailure("fcm provider: \(fcm)") }
         return apiKey
     }
 
     /// The users, in batches of 1,000, each with one session and an iPhone; their session tokens.
-    func seed(apiKey: String, uids: [String]) async throws -> [String] {
+    /// - Parameter android: an Android phone (FCM) instead of an iPhone.
+    func seed(apiKey: String, uids: [String], android: Bool = false) async throws -> [String] {
         for start in stride(from: 0, to: uids.count, by: 1_000) {
             _ = try await call(.POST, "/v1/users/batch", bearer: apiKey, ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": "User \($0)"] }])
         }
@@ -82,7 +92,8 @@ struct BenchServer {
                         let (_, session) = try await call(.POST, "/v1/users/\(uids[index])/sessions", bearer: apiKey, [String: Any]())
                         let token = session["authToken"] as? String ?? ""
                         _ = try await call(.POST, "/v1/me/push-tokens", bearer: token,
-                                           ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"])
+                                           android ? ["pushToken": "fcm-bench-" + String(format: "%064x", index + 1), "platform": "fcm_android", "providerId": "fcm-1"]
+                                                   : ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"])
                         tokens.append((index, token))
                     }
                     return tokens

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Crypto
+import _CryptoExtras
 import Foundation
 import HeraldTestSupport
 import NIOConcurrencyHelpers
@@ -32,7 +33,8 @@ enum EngineBench {
         var latencySamples = 0
     }
 
-    static func run() async throws {
+    /// - Parameter fcm: every user has an Android phone (FCM), and only the 1:1 throughput is measured.
+    static func run(fcm: Bool = false) async throws {
         let heraldPath = argument("--herald")!, database = argument("--database")!
         let userCount = Int(argument("--users", "10000")!)!, eventCount = Int(argument("--events", "100000")!)!
         let rate = Int(argument("--rate", "1000")!)!, duration = Int(argument("--seconds", "15")!)!
@@ -53,7 +55,11 @@ enum EngineBench {
             }
         }
 
-        let bench = try await BenchServer.start(heraldPath: heraldPath, database: database, standIn: standIn, name: "engine")
+        let fcmStandIn = try await FCMStandIn.start(recordMessages: false, lean: true)
+        fcmStandIn.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
+                         publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
+        fcmStandIn.observe { _ in received.withLockedValue { $0 += 1 } }
+        let bench = try await BenchServer.start(heraldPath: heraldPath, database: database, standIn: standIn, fcm: fcmStandIn, name: "engine")
         let server = bench.process, http = bench.http, base = bench.base
 
         defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
@@ -62,7 +68,7 @@ enum EngineBench {
         let apiKey = try await bench.makeApp(key: key)
         let uids = (0..<userCount).map { String(format: "u%06d", $0) }
         let seeded = ContinuousClock.now
-        _ = try await bench.seed(apiKey: apiKey, uids: uids)
+        _ = try await bench.seed(apiKey: apiKey, uids: uids, android: fcm)
         _ = try await bench.call(.PUT, "/v1/groups/everyone", bearer: apiKey, ["name": "Everyone"])
         for start in stride(from: 0, to: uids.count, by: 10_000) {
             _ = try await bench.call(.POST, "/v1/groups/everyone/members", bearer: apiKey, ["uids": Array(uids[start..<min(start + 10_000, uids.count)])])
@@ -105,8 +111,16 @@ enum EngineBench {
         results.acceptedPerSecond = Double(eventCount) / accepted
         results.pushesPerSecond = Double(pushes) / total
         results.serverCPUMicrosecondsPerPush = (RealtimeBench.serverCPUSeconds(String(server.processIdentifier)) - cpuBefore) * 1e6 / Double(max(1, pushes))
-        print(String(format: "1:1 messages: %d events accepted in %.1f s (%.0f events/s); %d pushes at APNs in %.1f s (%.0f pushes/s); server CPU %.0f µs per push",
-                     eventCount, accepted, results.acceptedPerSecond, pushes, total, results.pushesPerSecond, results.serverCPUMicrosecondsPerPush))
+        print(String(format: "1:1 messages: %d events accepted in %.1f s (%.0f events/s); %d pushes at %@ in %.1f s (%.0f pushes/s); server CPU %.0f µs per push",
+                     eventCount, accepted, results.acceptedPerSecond, pushes, fcm ? "FCM" : "APNs", total, results.pushesPerSecond, results.serverCPUMicrosecondsPerPush))
+        if fcm {
+            results.serverPeakRSSMiB = peakRSS(of: server.processIdentifier)
+            try write(results)
+            await standIn.shutdown()
+            await fcmStandIn.shutdown()
+            try await bench.stop()
+            return
+        }
 
         // 2. One message to a group of every user.
         let groupBaseline = received.withLockedValue { $0 }
@@ -157,13 +171,17 @@ enum EngineBench {
         print(String(format: "latency at %d events/s: POST → APNs p50 %.1f ms, p99 %.1f ms (%d samples); server peak RSS %.0f MiB",
                      results.latencyRate, results.latencyP50Milliseconds, results.latencyP99Milliseconds, results.latencySamples, results.serverPeakRSSMiB))
 
-        if let file = argument("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(results).write(to: URL(fileURLWithPath: file))
-        }
+        try write(results)
         await standIn.shutdown()
+        await fcmStandIn.shutdown()
         try await bench.stop()
+    }
+
+    static func write(_ results: Results) throws {
+        guard let file = argument("--json") else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(results).write(to: URL(fileURLWithPath: file))
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

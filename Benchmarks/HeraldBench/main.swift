@@ -181,6 +181,9 @@ case "ws":
 case "engine":
     try await EngineBench.run()
 
+case "engine-fcm":
+    try await EngineBench.run(fcm: true)
+
 case "feed":
     try await FeedBench.run()
 

@@ -37,6 +37,8 @@ public final class FCMStandIn: Sendable {
         var recordMessages = true
         /// Refusals, GOAWAYs and latency injected into the answers (the fault suite).
         var faults: FaultPlan?
+        /// Told of every accepted message (benchmarks count them).
+        var observer: (@Sendable (Data) -> Void)?
     }
 
     private let server: HTTP2TestServer
@@ -90,6 +92,11 @@ public final class FCMStandIn: Sendable {
     /// `UNAVAILABLE` and 429 `QUOTA_EXCEEDED` bodies, each with `retry-after`.
     public func inject(_ faults: FaultPlan?) {
         state.withLockedValue { $0.faults = faults }
+    }
+
+    /// Calls `observer` with the body of every accepted send.
+    public func observe(_ observer: @escaping @Sendable (Data) -> Void) {
+        state.withLockedValue { $0.observer = observer }
     }
 
     /// Every accepted `message` object, as JSON (when recording).
@@ -187,6 +194,7 @@ public final class FCMStandIn: Sendable {
         }
         if state.recordMessages { state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data()) }
         state.faults?.accepted(key: token)
+        state.observer?(request.body)
         return StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#,
                                goAway: fault?.goAway ?? false, delay: fault?.delay)
     }
