@@ -5,7 +5,7 @@
 # key (admin) and with a user's auth token. SQLite always; PostgreSQL too when
 # HERALD_TEST_POSTGRES_URL names a database it may create others beside.
 #
-#   Scripts/fuzz-api.sh [examples per operation]   # 25 in .ci/run; 300 for the full run
+#   Scripts/fuzz-api.sh [examples per operation]   # 25 in .ci/run; 100 for the full run (Scripts/reliability.sh)
 #
 # HERALD_BIN picks the herald executable (default: the debug build, built if missing).
 set -euo pipefail

@@ -2,7 +2,7 @@
 # The reliability suites at full size: the crash suite (a 100,000-user campaign and a stream of
 # direct messages through five SIGKILLs; on PostgreSQL also two processes), the fault suite
 # (2,000 users through refusals, GOAWAYs, latency and a hanging webhook) and API fuzzing with
-# 300 examples per operation. CI runs the same suites at a reduced size (.ci/run).
+# 100 examples per operation. CI runs the same suites at a reduced size (.ci/run).
 #
 #   HERALD_TEST_POSTGRES_URL=postgres://… Scripts/reliability.sh     (without it: SQLite only)
 set -euo pipefail
@@ -11,4 +11,4 @@ swift build --build-tests
 ulimit -n "$(ulimit -Hn)"
 HERALD_SUITE_SCALE=full swift test --skip-build --no-parallel --filter "CrashSuiteTests|FaultToleranceTests" 2>&1 \
   | tee /tmp/herald-reliability.log | grep -E "crash suite|fault suite|✔|✘"
-Scripts/fuzz-api.sh 300
+Scripts/fuzz-api.sh 100

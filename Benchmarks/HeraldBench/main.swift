@@ -60,7 +60,7 @@ case "apns-standin":
     try key.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
     // A provider token for load generators outside Swift (h2load), valid for the stand-in's hour.
     let authorization = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "BENCH12345", teamId: "DEF123GHIJ").token().authorization
-    FileHandle.standardOutput.write(Data("PORT \(standIn.port) KEYID BENCH12345 PEMFILE \(pem.path) CAFILE \(ca.path) AUTH \(authorization.replacingOccurrences(of: " ", with: "_"))\n".utf8))
+    FileHandle.standardOutput.write(Data("PORT \(standIn.port) KEYID BENCH12345 PEMFILE \(pem.path) CAFILE \(ca.path) JWT \(authorization.dropFirst("bearer ".count))\n".utf8))
     while true { try await Task.sleep(for: .seconds(3600)) }
 
 case "apns":

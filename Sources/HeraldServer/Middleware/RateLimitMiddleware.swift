@@ -26,7 +26,9 @@ public struct RateLimits: Sendable, Equatable {
 /// credential is looked up or the body read.
 final class RateLimiter: Sendable {
     private struct State {
-        var buckets: [String: TokenBucket] = [:]
+        /// API keys' buckets and everyone else's, apart: each is swept with its own limit.
+        var keys: [String: TokenBucket] = [:]
+        var tokens: [String: TokenBucket] = [:]
         var lastSweep: TimeInterval = 0
     }
 
@@ -44,16 +46,18 @@ final class RateLimiter: Sendable {
 
     /// Nil when the request may go ahead, else the seconds to wait.
     func admit(bearer: String) -> TimeInterval? {
-        guard let limit = bearer.hasPrefix(AppManagement.apiKeyPrefix) ? limits.apiKey : limits.userToken else { return nil }
+        let isKey = bearer.hasPrefix(AppManagement.apiKeyPrefix)
+        guard let limit = isKey ? limits.apiKey : limits.userToken else { return nil }
         let time = now()
         return state.withLockedValue { state in
-            if state.buckets.count > sweepAbove, time - state.lastSweep > 1 {
-                state.buckets = state.buckets.filter { !$0.value.isFull(limit: limit, now: time) }
+            if state.keys.count + state.tokens.count > sweepAbove, time - state.lastSweep > 1 {
+                if let keyLimit = limits.apiKey { state.keys = state.keys.filter { !$0.value.isFull(limit: keyLimit, now: time) } }
+                if let tokenLimit = limits.userToken { state.tokens = state.tokens.filter { !$0.value.isFull(limit: tokenLimit, now: time) } }
                 state.lastSweep = time
             }
-            var bucket = state.buckets[bearer] ?? TokenBucket(limit: limit, now: time)
+            var bucket = (isKey ? state.keys[bearer] : state.tokens[bearer]) ?? TokenBucket(limit: limit, now: time)
             let wait = bucket.take(limit: limit, now: time)
-            state.buckets[bearer] = bucket
+            if isKey { state.keys[bearer] = bucket } else { state.tokens[bearer] = bucket }
             return wait
         }
     }
