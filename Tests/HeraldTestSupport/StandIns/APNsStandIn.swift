@@ -138,13 +138,17 @@ public final class APNsStandIn: Sendable {
         let deviceToken = String(request.path.dropFirst("/3/device/".count))
         let fault = state.faults?.decide(key: deviceToken)
         if let fault, let status = fault.refusal {
-            return StandInResponse(status: status, headers: ["apns-id": apnsId, "retry-after": String(fault.retryAfterSeconds)],
-                                   json: status == 503 ? #"{"reason":"ServiceUnavailable"}"# : #"{"reason":"TooManyRequests"}"#,
-                                   goAway: goAway || fault.goAway, delay: fault.delay)
+            var refused = StandInResponse(status: status, headers: ["apns-id": apnsId, "retry-after": String(fault.retryAfterSeconds)],
+                                          json: status == 503 ? #"{"reason":"ServiceUnavailable"}"# : #"{"reason":"TooManyRequests"}"#,
+                                          goAway: fault.goAway, delay: fault.delay)
+            refused.gracefully = true
+            return refused
         }
         guard let verdict = check(received, state: &state, certificatePresented: request.clientCertificateSubject != nil) else {
             state.faults?.accepted(key: deviceToken)
-            return StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway || fault?.goAway == true, delay: fault?.delay ?? state.delay)
+            var answer = StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway || fault?.goAway == true, delay: fault?.delay ?? state.delay)
+            answer.gracefully = fault?.goAway == true
+            return answer
         }
         var json = #"{"reason":"\#(verdict.reason)""#
         if let timestamp = verdict.timestampMs { json += #","timestamp":\#(timestamp)"# }

@@ -186,6 +186,7 @@ public final class FCMStandIn: Sendable {
             var refused = code == 503 ? status(503, "UNAVAILABLE", "The service is currently unavailable.", fcmError: "UNAVAILABLE", retryAfter: String(fault.retryAfterSeconds))
                 : status(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Send requests'.", fcmError: "QUOTA_EXCEEDED", retryAfter: String(fault.retryAfterSeconds))
             refused.goAway = fault.goAway
+            refused.gracefully = true
             refused.delay = fault.delay
             return refused
         }
@@ -195,7 +196,9 @@ public final class FCMStandIn: Sendable {
         if state.recordMessages { state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data()) }
         state.faults?.accepted(key: token)
         state.observer?(request.body)
-        return StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#,
-                               goAway: fault?.goAway ?? false, delay: fault?.delay)
+        var answer = StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#,
+                                     goAway: fault?.goAway ?? false, delay: fault?.delay)
+        answer.gracefully = true
+        return answer
     }
 }

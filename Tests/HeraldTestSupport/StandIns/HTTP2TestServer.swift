@@ -24,6 +24,10 @@ public struct StandInResponse: Sendable {
     public var body: String?
     /// Send GOAWAY on this connection after answering, then close it.
     public var goAway: Bool
+    /// With `goAway`: name the highest stream received rather than this one, and close only once
+    /// every stream received has its answer (a graceful shutdown, RFC 9113 §6.8). Otherwise the
+    /// streams after this one are left unprocessed, for the client to send again elsewhere.
+    public var gracefully = false
     /// Answer only after this long (a slow server).
     public var delay: TimeAmount?
 
@@ -198,9 +202,15 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: out, endStream: true)))), promise: nil)
         }
         if response.goAway, lastStreamID == nil {
-            lastStreamID = highestStreamID
-            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: nil))), promise: nil)
-            closeIfDone(context)
+            let last = response.gracefully ? highestStreamID : streamID
+            lastStreamID = last
+            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: last, errorCode: .noError, opaqueData: nil))), promise: nil)
+            if response.gracefully {
+                closeIfDone(context)
+            } else {
+                let channel = context.channel
+                context.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
+            }
         }
     }
 
