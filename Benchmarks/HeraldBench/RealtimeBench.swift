@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HeraldTestSupport
 import HeraldModels
 import HummingbirdWSClient
 import Logging
@@ -20,10 +21,7 @@ enum RealtimeBench {
     }
 
     static func serverCPUSeconds(_ pid: String) -> Double {
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        HeraldProcess.cpuSeconds(ofProcess: Int32(pid) ?? 0)
     }
 
     static func run() async throws {

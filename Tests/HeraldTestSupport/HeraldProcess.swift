@@ -73,13 +73,15 @@ public final class HeraldProcess: Sendable {
     }
 
     /// User plus system CPU time the process has used so far (Linux `/proc`; 0 elsewhere).
-    public var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        // Fields after "(comm)": state is field 3; utime and stime are fields 14 and 15, in ticks of 1/100 s.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
+    public var cpuSeconds: Double { Self.cpuSeconds(ofProcess: process.processIdentifier) }
+
+    /// User plus system CPU time of any process, from `/proc/<pid>/stat` (0 where there is none).
+    public static func cpuSeconds(ofProcess pid: Int32) -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // Fields after "(comm)": state is field 3; utime and stime are fields 14 and 15, in clock ticks.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / 100
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
