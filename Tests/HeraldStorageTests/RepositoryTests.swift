@@ -171,4 +171,48 @@ struct RepositoryTests {
         #expect(try await appIds("hash2-" + f.appId) == [f.appId])
         try await f.store.shutdown()
     }
+
+    /// Two workers on one event (the first was slow and its lease ran out): whoever records a
+    /// page first wins; the other's step records nothing — no second delivery, no doubled
+    /// unread count or recipient count — and is told so, so it does not go on to the next page.
+    @Test(arguments: TestBackend.available)
+    func aFanOutStepTakenOverRecordsOnce(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let parsed = try EventParser.parse(.object([
+            "type": .string("message"),
+            "message": .object(["id": .number(1), "text": .string("Hi"), "sender": .string("ana"), "receiver": .string("g1"), "receiverType": .string("group")]),
+        ]), now: f.now)
+        let event = ChatEvent(id: "evt_" + f.appId, appId: f.appId, clientId: nil, receivedAt: f.now, body: parsed.body)
+        _ = try await f.store.insertEvents([event], claimedUntil: f.now.addingTimeInterval(3))
+        // The lease runs out; a second worker claims the event at the same place.
+        let later = f.now.addingTimeInterval(10)
+        #expect(try await f.store.claimEvents(limit: 10, now: later, leaseUntil: later.addingTimeInterval(3)).map(\.event.id) == [event.id])
+
+        func step(_ uids: [String], from: String?, to: String?) -> FanOutStep {
+            let deliveries = uids.map { uid in
+                Delivery(appId: f.appId, eventId: event.id, uid: uid, channel: .push, target: "token-" + uid, providerId: "fcm-1",
+                         platform: .fcmAndroid, route: .alert, status: .delivered, createdAt: f.now)
+            }
+            return FanOutStep(appId: f.appId, eventId: event.id, deliveries: deliveries,
+                              unreadIncrements: uids.map { UnreadKey(uid: $0, conversationId: "group_g1") },
+                              fromCursor: from, cursor: to, done: to == nil, recipients: uids.count, leaseUntil: later.addingTimeInterval(60))
+        }
+        // Page one, recorded by the second worker, then by the slow first one.
+        #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later) == [event.id])
+        #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later).isEmpty)
+        // Page two (the last), the same way round.
+        #expect(try await f.store.commitFanOut([step(["di"], from: "cy", to: nil)], at: later) == [event.id])
+        #expect(try await f.store.commitFanOut([step(["di"], from: "cy", to: nil)], at: later).isEmpty)
+        // And a worker replaying the first page after the event finished.
+        #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later).isEmpty)
+
+        let stored = try await f.store.storedEvent(appId: f.appId, id: event.id)
+        #expect(stored?.status == .done)
+        #expect(stored?.recipients == 3)
+        let logged = try await f.store.deliveries(appId: f.appId, filter: DeliveryFilter(eventId: event.id), after: nil, limit: 50)
+        #expect(logged.map(\.uid).sorted() == ["bo", "cy", "di"])
+        let unread = try await f.store.unreadCounts(appId: f.appId, uids: ["bo", "cy", "di"])
+        #expect(unread == ["bo": ["group_g1": 1], "cy": ["group_g1": 1], "di": ["group_g1": 1]])
+        try await f.store.shutdown()
+    }
 }

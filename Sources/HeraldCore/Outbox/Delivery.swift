@@ -168,7 +168,9 @@ public struct StoredEvent: Sendable, Equatable {
 
 /// One step of an event's fan-out, committed atomically: the deliveries it decided (those already
 /// stored by a step that ran before a crash are kept, not doubled), the unread counts it moved,
-/// and where the event now is.
+/// and where the event now is. A step counts only if the event is still where the step began
+/// (`fromCursor`, not finished): when a worker was too slow and its lease ran out, the event was
+/// taken over, and the first to record the page wins; the other's step is dropped whole.
 public struct FanOutStep: Sendable {
     public var appId: String
     public var eventId: String
@@ -177,18 +179,22 @@ public struct FanOutStep: Sendable {
     public var unreadIncrements: [UnreadKey]
     /// (uid, conversation) pairs read: their count goes to zero.
     public var unreadResets: [UnreadKey]
+    /// Where the event was when this step began (nil: its first page).
+    public var fromCursor: String?
+    /// Where it is after this step (nil when done).
     public var cursor: String?
     public var done: Bool
     public var recipients: Int
     public var leaseUntil: Date
 
     public init(appId: String, eventId: String, deliveries: [Delivery] = [], unreadIncrements: [UnreadKey] = [], unreadResets: [UnreadKey] = [],
-                cursor: String? = nil, done: Bool, recipients: Int, leaseUntil: Date) {
+                fromCursor: String? = nil, cursor: String? = nil, done: Bool, recipients: Int, leaseUntil: Date) {
         self.appId = appId
         self.eventId = eventId
         self.deliveries = deliveries
         self.unreadIncrements = unreadIncrements
         self.unreadResets = unreadResets
+        self.fromCursor = fromCursor
         self.cursor = cursor
         self.done = done
         self.recipients = recipients

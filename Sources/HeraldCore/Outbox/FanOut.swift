@@ -55,6 +55,10 @@ public struct FanOut: Sendable {
         guard !batch.isEmpty else { return Result(events: 0, sent: 0) }
         var seen = Set<String>()
         batch = batch.filter { seen.insert($0.event.id).inserted }
+        // A page that outlives a third of its lease (slow providers, a starved machine) renews it,
+        // so no other worker takes the event over and sends its page a second time.
+        let renewal = renewLeases(of: batch.map(\.event.id))
+        defer { renewal.cancel() }
         let clock = ContinuousClock()
         let started = clock.now
         var plan = Plan()
@@ -72,19 +76,32 @@ public struct FanOut: Sendable {
                 if let outcome = outcomes[plan.steps[index].deliveries[position].id] { plan.steps[index].deliveries[position].apply(outcome) }
             }
         }
-        try await ports.events.commitFanOut(plan.steps, at: now)
+        let recorded = try await ports.events.commitFanOut(plan.steps, at: now)
+        renewal.cancel()
         ports.observer.fannedOut(events: batch.count, decide: decided - started, send: sent - decided, record: clock.now - sent)
-        handOff.requeue(plan.nextPages)
-        for item in plan.inApp {
+        // An event another worker took over (and recorded first) is its to go on with.
+        handOff.requeue(plan.nextPages.filter { recorded.contains($0.event.id) })
+        for item in plan.inApp where recorded.contains(item.eventId) {
             _ = await ports.realtime.deliver(item.envelope, appId: item.appId, sessionIds: item.sessions)
         }
         return Result(events: batch.count, sent: toSend.count)
     }
 
+    /// Renews the events' leases every third of a lease until cancelled.
+    func renewLeases(of ids: [String]) -> Task<Void, Never> {
+        Task { [ports, clock, lease] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(lease / 3))
+                guard !Task.isCancelled else { return }
+                try? await ports.events.renewEventLeases(ids: ids, until: clock.now().addingTimeInterval(lease))
+            }
+        }
+    }
+
     struct Plan {
         var steps: [FanOutStep] = []
         var events: [String: ResolvedEvent] = [:]
-        var inApp: [(appId: String, envelope: RealtimeEnvelope, sessions: [String])] = []
+        var inApp: [(appId: String, eventId: String, envelope: RealtimeEnvelope, sessions: [String])] = []
         /// Unread increments decided here and not yet committed (in the ledger until then).
         var unreadInFlight: [(String, [UnreadKey])] = []
         /// Events with more pages, kept claimed by this process.
@@ -102,7 +119,7 @@ public struct FanOut: Sendable {
     func plan(appId: String, events: [StoredEvent], now: Date, into plan: inout Plan) async throws {
         let leaseUntil = now.addingTimeInterval(lease)
         guard let snapshot = try await context.app(appId) else {
-            plan.steps += events.map { FanOutStep(appId: appId, eventId: $0.event.id, done: true, recipients: 0, leaseUntil: leaseUntil) }
+            plan.steps += events.map { FanOutStep(appId: appId, eventId: $0.event.id, fromCursor: $0.cursor, done: true, recipients: 0, leaseUntil: leaseUntil) }
             return
         }
         let settings = snapshot.settings
@@ -126,7 +143,7 @@ public struct FanOut: Sendable {
             let event = ResolvedEvent.resolve(page.stored.event, app: snapshot.app, users: users,
                                               group: ResolvedEvent.namedGroup(page.stored.event).flatMap { groups[$0] })
             plan.events[event.event.id] = event
-            var step = FanOutStep(appId: appId, eventId: event.event.id, cursor: page.cursor, done: page.done, recipients: page.recipients.count, leaseUntil: leaseUntil)
+            var step = FanOutStep(appId: appId, eventId: event.event.id, fromCursor: page.stored.cursor, cursor: page.cursor, done: page.done, recipients: page.recipients.count, leaseUntil: leaseUntil)
             if !page.done {
                 var next = page.stored
                 next.cursor = page.cursor
@@ -163,7 +180,7 @@ public struct FanOut: Sendable {
                 for (locale, sessions) in inApp {
                     let text = texts.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)
                     let details = NotificationDetails.build(event, text: text, settings: settings, unread: nil)
-                    plan.inApp.append((appId, .event(.init(eventId: event.event.id, eventType: event.templateType, payload: details)), sessions))
+                    plan.inApp.append((appId, event.event.id, .event(.init(eventId: event.event.id, eventType: event.templateType, payload: details)), sessions))
                 }
             }
             plan.steps.append(step)

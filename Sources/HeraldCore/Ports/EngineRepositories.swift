@@ -13,8 +13,12 @@ public protocol EventRepository: Sendable {
     /// Commits fan-out steps (of one or several events) in one transaction: their deliveries
     /// with what became of them, unread counts, and each event done or, with pages to go, still
     /// claimed (with a fresh lease) at its new cursor. A delivery already stored for the same
-    /// (event, recipient, target) — a step replayed after a crash — is kept as it was.
-    func commitFanOut(_ steps: [FanOutStep], at: Date) async throws
+    /// (event, recipient, target) — a step replayed after a crash — is kept as it was. A step
+    /// whose event is no longer at the step's `fromCursor` (another worker recorded that page
+    /// first) is dropped whole. Returns the ids of the events whose steps were recorded.
+    func commitFanOut(_ steps: [FanOutStep], at: Date) async throws -> Set<String>
+    /// Extends the lease of events still being worked on (a slow page must not be taken over).
+    func renewEventLeases(ids: [String], until: Date) async throws
     /// The app's events, newest first.
     func events(appId: String, before: Date?, limit: Int) async throws -> [StoredEvent]
     /// Events not yet fanned out (all apps).

@@ -59,24 +59,50 @@ extension SQLStore: EventRepository {
         return try rows.map(Self.storedEvent).sorted { $0.event.receivedAt < $1.event.receivedAt }
     }
 
-    public func commitFanOut(_ steps: [FanOutStep], at date: Date) async throws {
-        let deliveries = steps.flatMap(\.deliveries)
-        var increments: [String: (appId: String, key: UnreadKey, count: Int)] = [:]
-        for step in steps {
-            for key in step.unreadIncrements {
-                increments[step.appId + "\u{0}" + key.uid + "\u{0}" + key.conversationId, default: (step.appId, key, 0)].count += 1
-            }
-        }
-        let rows = try deliveries.map(Self.deliveryRow)
-        let unreadRows = Array(increments.values)
+    public func commitFanOut(_ steps: [FanOutStep], at date: Date) async throws -> Set<String> {
         try await transaction { db in
+            // First where each event goes, only from where its step began: a step whose event was
+            // taken over and moved on by another worker records nothing.
+            var recorded = Set<String>()
+            // Finished events, in one statement per (recipient count, starting cursor): mostly one.
+            let finished = Dictionary(grouping: steps.filter(\.done)) { StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor) }
+            for (start, group) in finished {
+                for chunk in group.map(\.eventId).chunks(of: Self.rowChunk) {
+                    let rows = try await db.update("events")
+                        .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
+                        .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
+                        .set("recipients", to: SQLRaw("recipients + \(start.recipients)"))
+                        .where("id", .in, chunk).where("status", .notEqual, StoredEvent.Status.done.rawValue)
+                        .where(Self.cursorIs(start.fromCursor))
+                        .returning("id").all()
+                    for row in rows { recorded.insert(try row.string("id")) }
+                }
+            }
+            // Events with pages to go stay claimed, with a fresh lease, by the worker that goes on.
+            for step in steps where !step.done {
+                let rows = try await db.update("events")
+                    .set("status", to: StoredEvent.Status.fanningOut.rawValue).set("lease_until", to: step.leaseUntil.ms)
+                    .set("cursor", to: step.cursor).set("recipients", to: SQLRaw("recipients + \(step.recipients)"))
+                    .where("id", .equal, step.eventId).where("status", .notEqual, StoredEvent.Status.done.rawValue)
+                    .where(Self.cursorIs(step.fromCursor))
+                    .returning("id").all()
+                for row in rows { recorded.insert(try row.string("id")) }
+            }
+            let kept = steps.filter { recorded.contains($0.eventId) }
+            let rows = try kept.flatMap(\.deliveries).map(Self.deliveryRow)
             // 1,000 rows of 23 columns: under SQLite's 32,766 and PostgreSQL's 65,535 binds.
             for chunk in rows.chunks(of: 1_000) {
                 var insert = db.insert(into: "deliveries").columns(Self.deliveryColumns)
                 for row in chunk { insert = insert.values(row) }
                 try await insert.ignoringConflicts().run()
             }
-            for chunk in unreadRows.chunks(of: Self.rowChunk) {
+            var increments: [String: (appId: String, key: UnreadKey, count: Int)] = [:]
+            for step in kept {
+                for key in step.unreadIncrements {
+                    increments[step.appId + "\u{0}" + key.uid + "\u{0}" + key.conversationId, default: (step.appId, key, 0)].count += 1
+                }
+            }
+            for chunk in Array(increments.values).chunks(of: Self.rowChunk) {
                 var insert = db.insert(into: "unread_counts").columns("app_id", "uid", "conversation_id", "count", "updated_at")
                 for item in chunk {
                     insert = insert.values(SQLBind(item.appId), SQLBind(item.key.uid), SQLBind(item.key.conversationId), SQLBind(item.count), SQLBind(date.ms))
@@ -85,33 +111,37 @@ extension SQLStore: EventRepository {
                     conflict.set("count", to: SQLRaw("unread_counts.count + excluded.count")).set(excludedValueOf: "updated_at")
                 }.run()
             }
-            for step in steps {
+            for step in kept {
                 for key in step.unreadResets {
                     try await db.raw("""
                         DELETE FROM unread_counts WHERE app_id = \(bind: step.appId) AND uid = \(bind: key.uid) AND conversation_id = \(bind: key.conversationId)
                         """).run()
                 }
             }
-            // Finished events, in one statement per recipient count (mostly 0 or 1).
-            let finished = Dictionary(grouping: steps.filter(\.done), by: \.recipients)
-            for (recipients, group) in finished {
-                for chunk in group.map(\.eventId).chunks(of: Self.rowChunk) {
-                    try await db.update("events")
-                        .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
-                        .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
-                        .set("recipients", to: SQLRaw("recipients + \(recipients)"))
-                        .where("id", .in, chunk).run()
-                }
-            }
-            // Events with pages to go stay claimed, with a fresh lease, by the worker that goes on.
-            for step in steps where !step.done {
-                try await db.raw("""
-                    UPDATE events SET status = 'fanning_out', lease_until = \(bind: step.leaseUntil.ms), cursor = \(bind: step.cursor),
-                        recipients = recipients + \(bind: step.recipients)
-                    WHERE id = \(bind: step.eventId)
-                    """).run()
+            return recorded
+        }
+    }
+
+    public func renewEventLeases(ids: [String], until: Date) async throws {
+        guard !ids.isEmpty else { return }
+        try await transaction { db in
+            for chunk in ids.chunks(of: Self.rowChunk) {
+                try await db.update("events").set("lease_until", to: until.ms)
+                    .where("id", .in, chunk).where("status", .equal, StoredEvent.Status.fanningOut.rawValue).run()
             }
         }
+    }
+
+    /// Steps that finish alike, recorded in one statement.
+    private struct StepStart: Hashable {
+        var recipients: Int
+        var fromCursor: String?
+    }
+
+    /// `cursor` is this value (NULL included).
+    private static func cursorIs(_ cursor: String?) -> any SQLExpression {
+        guard let cursor else { return SQLBinaryExpression(SQLIdentifier("cursor"), .is, SQLLiteral.null) }
+        return SQLBinaryExpression(SQLIdentifier("cursor"), .equal, SQLBind(cursor))
     }
 
     public func events(appId: String, before: Date?, limit: Int) async throws -> [StoredEvent] {

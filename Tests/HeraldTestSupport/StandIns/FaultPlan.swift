@@ -34,6 +34,8 @@ public final class FaultPlan: Sendable {
         var requests = 0
         var refusals = 0
         var notBefore: [String: Date] = [:]
+        /// When each key was last decided, and how many times so far.
+        var history: [String: (last: Date, count: Int)] = [:]
         var violations: [String] = []
         var accepted: [String: Int] = [:]
     }
@@ -50,8 +52,10 @@ public final class FaultPlan: Sendable {
         return state.withLockedValue { state in
             state.requests += 1
             if let notBefore = state.notBefore[key], now < notBefore.addingTimeInterval(-0.05) {
-                state.violations.append("\(key.prefix(12))… \(Int(notBefore.timeIntervalSince(now) * 1000)) ms early")
+                let previous = state.history[key].map { "request \($0.count + 1), \(Int(now.timeIntervalSince($0.last) * 1000)) ms after the last" } ?? ""
+                state.violations.append("\(key.prefix(12))… \(Int(notBefore.timeIntervalSince(now) * 1000)) ms early (\(previous))")
             }
+            state.history[key] = (now, (state.history[key]?.count ?? 0) + 1)
             let goAway = settings.goAwayEvery.map { state.requests % $0 == 0 } ?? false
             if Double.random(in: 0..<1) < settings.refusalRate {
                 state.refusals += 1
