@@ -13,8 +13,10 @@ public final class HeraldProcess: Sendable {
 
     public var url: String { "http://127.0.0.1:\(port)" }
 
-    /// The `herald` executable next to the test bundle (`swift build --build-tests` builds both).
+    /// The `herald` executable: `HERALD_EXECUTABLE` when set (the full-size suites use a release
+    /// build), else the one next to the test bundle (`swift build --build-tests` builds both).
     public static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["HERALD_EXECUTABLE"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = bundle.deletingLastPathComponent()
         while folder.path != "/" {
