@@ -16,6 +16,8 @@ public final class EventHandOff: Sendable {
         /// Events were stored unclaimed because the hand-off was full.
         var overflowed = false
         var lastClaim = ContinuousClock.now
+        /// Events taken by the fan-out and not yet recorded.
+        var inFlight: [String: Int] = [:]
     }
 
     public let capacity: Int
@@ -72,6 +74,32 @@ public final class EventHandOff: Sendable {
                 state.head = 0
             }
             return taken
+        }
+    }
+
+    /// The fan-out works on these events (taken from here or claimed from the table) until
+    /// ``release(_:)``: their leases are renewed meanwhile.
+    public func hold(_ ids: [String]) {
+        state.withLock { state in for id in ids { state.inFlight[id, default: 0] += 1 } }
+    }
+
+    public func release(_ ids: [String]) {
+        state.withLock { state in
+            for id in ids {
+                let count = (state.inFlight[id] ?? 1) - 1
+                state.inFlight[id] = count > 0 ? count : nil
+            }
+        }
+    }
+
+    /// Every event this process holds claimed: waiting here or being worked on. Their leases
+    /// must not run out while they wait behind a busy fan-out (another worker would take them
+    /// over and send them a second time).
+    public var heldIds: [String] {
+        state.withLock { state in
+            var ids = Set(state.inFlight.keys)
+            for event in state.queue[state.head...] { ids.insert(event.event.id) }
+            return Array(ids)
         }
     }
 

@@ -55,10 +55,11 @@ public struct FanOut: Sendable {
         guard !batch.isEmpty else { return Result(events: 0, sent: 0) }
         var seen = Set<String>()
         batch = batch.filter { seen.insert($0.event.id).inserted }
-        // A page that outlives a third of its lease (slow providers, a starved machine) renews it,
-        // so no other worker takes the event over and sends its page a second time.
-        let renewal = renewLeases(of: batch.map(\.event.id))
-        defer { renewal.cancel() }
+        // Held until recorded: ``renewLeases()`` keeps their leases (and those of events waiting
+        // in the hand-off) from running out, so no other worker takes one over and sends it twice.
+        let held = batch.map(\.event.id)
+        handOff.hold(held)
+        defer { handOff.release(held) }
         let clock = ContinuousClock()
         let started = clock.now
         var plan = Plan()
@@ -77,7 +78,6 @@ public struct FanOut: Sendable {
             }
         }
         let recorded = try await ports.events.commitFanOut(plan.steps, at: now)
-        renewal.cancel()
         ports.observer.fannedOut(events: batch.count, decide: decided - started, send: sent - decided, record: clock.now - sent)
         // An event another worker took over (and recorded first) is its to go on with.
         handOff.requeue(plan.nextPages.filter { recorded.contains($0.event.id) })
@@ -87,14 +87,16 @@ public struct FanOut: Sendable {
         return Result(events: batch.count, sent: toSend.count)
     }
 
-    /// Renews the events' leases every third of a lease until cancelled.
-    func renewLeases(of ids: [String]) -> Task<Void, Never> {
-        Task { [ports, clock, lease] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(lease / 3))
-                guard !Task.isCancelled else { return }
-                try? await ports.events.renewEventLeases(ids: ids, until: clock.now().addingTimeInterval(lease))
-            }
+    /// Renews, every third of a lease, the leases of the events this process holds (waiting in
+    /// the hand-off or being worked on), until cancelled. A worker starved for longer than a
+    /// lease may still be overtaken; then the first to record a page wins (``FanOutStep``).
+    public func renewLeases() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(lease / 3))
+            guard !Task.isCancelled else { return }
+            let ids = handOff.heldIds
+            guard !ids.isEmpty else { continue }
+            try? await ports.events.renewEventLeases(ids: ids, until: clock.now().addingTimeInterval(lease))
         }
     }
 

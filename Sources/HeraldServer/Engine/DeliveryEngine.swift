@@ -61,6 +61,7 @@ struct DeliveryEngineService: Service {
             await withDiscardingTaskGroup { group in
                 for _ in 0..<workers { group.addTask { await fanOutLoop() } }
                 group.addTask { await outboxLoop() }
+                group.addTask { await engine.fanOut.renewLeases() }
             }
         }
     }
