@@ -103,8 +103,9 @@ let package = Package(
         .target(
             name: "HeraldServer",
             dependencies: [
-                "HeraldModels", "HeraldAPI", "HeraldCore", "HeraldProviders", "HeraldStorage",
+                "HeraldModels", "HeraldAPI", "HeraldCore", "HeraldProviders", "HeraldStorage", "HeraldCards",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

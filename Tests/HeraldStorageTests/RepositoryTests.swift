@@ -34,6 +34,17 @@ struct RepositoryTests {
             return session
         }
 
+        /// A stored group message event, claimed for fan-out until `claimedUntil`.
+        func groupMessage(_ id: String, claimedUntil: Date? = nil) async throws -> ChatEvent {
+            let parsed = try EventParser.parse(.object([
+                "type": .string("message"),
+                "message": .object(["id": .number(1), "text": .string("Hi"), "sender": .string("ana"), "receiver": .string("g1"), "receiverType": .string("group")]),
+            ]), now: now)
+            let event = ChatEvent(id: id, appId: appId, clientId: nil, receivedAt: now, body: parsed.body)
+            _ = try await store.insertEvents([event], claimedUntil: claimedUntil)
+            return event
+        }
+
         func token(_ session: Session, _ token: String, platform: PushPlatform = .fcmAndroid, at offset: Int64 = 0) -> PushToken {
             let at = Date(millisecondsSince1970: now.millisecondsSince1970 + offset)
             return PushToken(appId: appId, uid: session.uid, sessionId: session.id, providerId: "fcm-1", platform: platform, token: token, createdAt: at, lastSeenAt: at)
@@ -178,12 +189,7 @@ struct RepositoryTests {
     @Test(arguments: TestBackend.available)
     func aFanOutStepTakenOverRecordsOnce(_ backend: TestBackend) async throws {
         let f = try await Fixture.make(backend)
-        let parsed = try EventParser.parse(.object([
-            "type": .string("message"),
-            "message": .object(["id": .number(1), "text": .string("Hi"), "sender": .string("ana"), "receiver": .string("g1"), "receiverType": .string("group")]),
-        ]), now: f.now)
-        let event = ChatEvent(id: "evt_" + f.appId, appId: f.appId, clientId: nil, receivedAt: f.now, body: parsed.body)
-        _ = try await f.store.insertEvents([event], claimedUntil: f.now.addingTimeInterval(3))
+        let event = try await f.groupMessage("evt_" + f.appId, claimedUntil: f.now.addingTimeInterval(3))
         // The lease runs out; a second worker claims the event at the same place.
         let later = f.now.addingTimeInterval(10)
         #expect(try await f.store.claimEvents(limit: 10, now: later, leaseUntil: later.addingTimeInterval(3)).map(\.event.id) == [event.id])
@@ -213,6 +219,46 @@ struct RepositoryTests {
         #expect(logged.map(\.uid).sorted() == ["bo", "cy", "di"])
         let unread = try await f.store.unreadCounts(appId: f.appId, uids: ["bo", "cy", "di"])
         #expect(unread == ["bo": ["group_g1": 1], "cy": ["group_g1": 1], "di": ["group_g1": 1]])
+        try await f.store.shutdown()
+    }
+
+    /// The dashboard's reads: users found by part of their uid or name (any case, `%` and `_`
+    /// taken literally), and delivery counts per hour, per provider, with the top reasons.
+    @Test(arguments: TestBackend.available)
+    func usersAreFoundAndDeliveriesCounted(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        for (uid, name) in [("ana", "Ana Lima"), ("bob", "Bob"), ("carl_1", "Carl"), ("dora", "100% Dora")] {
+            _ = try await f.store.upsertUser(appId: f.appId, User(uid: uid, name: name, createdAt: f.now, updatedAt: f.now))
+        }
+        #expect(try await f.store.searchUsers(appId: f.appId, query: "LIMA", limit: 10).map(\.uid) == ["ana"])
+        #expect(try await f.store.searchUsers(appId: f.appId, query: "_", limit: 10).map(\.uid) == ["carl_1"])
+        #expect(try await f.store.searchUsers(appId: f.appId, query: "%", limit: 10).map(\.uid) == ["dora"])
+        #expect(try await f.store.searchUsers(appId: f.appId, query: "", limit: 3).map(\.uid) == ["ana", "bob", "carl_1"])
+        #expect(try await f.store.searchUsers(appId: "other", query: "", limit: 10).isEmpty)
+
+        let hour = 3_600.0
+        _ = try await f.groupMessage("evt_stats")
+        let start = Date(millisecondsSince1970: (f.now.millisecondsSince1970 / 3_600_000) * 3_600_000)
+        func delivery(_ uid: String, _ status: DeliveryStatus, provider: String?, reason: String? = nil, at offset: Double) -> Delivery {
+            Delivery(appId: f.appId, eventId: "evt_stats", uid: uid, channel: provider == nil ? .none : .push, target: "t-\(uid)-\(offset)",
+                     providerId: provider, status: status, reason: reason, createdAt: start.addingTimeInterval(offset))
+        }
+        let step = FanOutStep(appId: f.appId, eventId: "evt_stats", deliveries: [
+            delivery("ana", .delivered, provider: "apns-1", at: 60), delivery("bob", .delivered, provider: "fcm-1", at: 120),
+            delivery("carl_1", .failed, provider: "fcm-1", reason: "BadDeviceToken", at: hour + 10),
+            delivery("dora", .skipped, provider: nil, reason: "muted", at: hour + 20), delivery("eve", .skipped, provider: nil, reason: "muted", at: 2 * hour + 5),
+            delivery("old", .delivered, provider: "apns-1", at: -5 * hour),
+        ], done: true, recipients: 6, leaseUntil: f.now)
+        _ = try await f.store.commitFanOut([step], at: f.now)
+        let stats = try await f.store.deliveryStats(appId: f.appId, since: start, now: start.addingTimeInterval(2 * hour + 30), bucketSeconds: 3_600)
+        #expect(stats.buckets.map(\.start) == [start, start.addingTimeInterval(hour), start.addingTimeInterval(2 * hour)])
+        #expect(stats.buckets.map { $0.counts[.delivered] ?? 0 } == [2, 0, 0])
+        #expect(stats.buckets.map { $0.counts[.skipped] ?? 0 } == [0, 1, 1])
+        #expect(stats.total(.failed) == 1)
+        #expect(stats.byProvider["fcm-1"] == [.delivered: 1, .failed: 1])
+        #expect(stats.byProvider["apns-1"] == [.delivered: 1])
+        #expect(stats.topReasons.first == DeliveryStats.Reason(status: .skipped, reason: "muted", count: 2))
+        #expect(stats.topReasons.contains(DeliveryStats.Reason(status: .failed, reason: "BadDeviceToken", count: 1)))
         try await f.store.shutdown()
     }
 }

@@ -95,7 +95,8 @@ public struct HeraldClient: Sendable {
     let client: any TestClientProtocol
 
     @discardableResult
-    public func request(_ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, json: Any? = nil, raw: String? = nil, headers: HTTPFields = [:]) async throws -> JSONResponse {
+    public func request(_ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, json: Any? = nil, raw: String? = nil, bytes: [UInt8]? = nil,
+                        headers: HTTPFields = [:]) async throws -> JSONResponse {
         var headers = headers
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         var body: ByteBuffer?
@@ -103,8 +104,10 @@ public struct HeraldClient: Sendable {
             body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
         } else if let raw {
             body = ByteBuffer(string: raw)
+        } else if let bytes {
+            body = ByteBuffer(bytes: bytes)
         }
-        if body != nil { headers[.contentType] = "application/json" }
+        if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
             JSONResponse(status: Int(response.status.code), headers: response.headers, text: String(buffer: response.body))
         }

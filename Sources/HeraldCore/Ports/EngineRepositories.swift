@@ -37,6 +37,9 @@ public protocol DeliveryRepository: Sendable {
     func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int]
     /// Deliveries waiting (pending or sending), all apps.
     func outboxDepth() async throws -> Int
+    /// The app's deliveries created from `since` to `now`, counted per bucket of `bucketSeconds`,
+    /// per provider, and the most frequent reasons of failed and skipped ones.
+    func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats
     /// The earliest time a pending delivery is due, if any.
     func nextDueTime() async throws -> Date?
     /// Forgets the app's events and deliveries older than `before`. Returns how many events went.

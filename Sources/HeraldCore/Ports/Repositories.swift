@@ -38,6 +38,8 @@ public protocol UserRepository: Sendable {
     func user(appId: String, uid: String) async throws -> User?
     /// Deletes the user, their sessions, push tokens and memberships. False if there was no such user.
     func deleteUser(appId: String, uid: String) async throws -> Bool
+    /// Users whose uid or name contains `query` (case-insensitive), by uid; all users when empty.
+    func searchUsers(appId: String, query: String, limit: Int) async throws -> [User]
 }
 
 public protocol GroupRepository: Sendable {

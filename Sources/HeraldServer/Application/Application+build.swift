@@ -41,6 +41,7 @@ public func buildApplication(
                                                        configuration: .init(dateTranscoder: MillisecondDates()))
     HotRoutes.register(on: router, services: services)
     RealtimeRoutes.register(on: router, services: services)
+    try Dashboard.register(on: router, services: services)
 
     var app = Application(
         router: router,

@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import HeraldCore
 import HeraldModels
 import HeraldProviders
@@ -24,11 +26,14 @@ public struct HeraldServices: Sendable {
     public let userFeed: UserFeed
     public let campaigns: CampaignManagement
     let clock: any WallClock
+    /// Signs the dashboard's session cookies (derived from the master key, never the key itself).
+    let dashboardKey: SymmetricKey
 
     public init(store: SQLStore, configuration: HeraldConfiguration, clock: any WallClock = SystemWallClock()) throws {
         let hasher = SHA256SecretHasher()
         let key = try SecretKeyLoader.load(environmentValue: configuration.secretKey, dataFolder: configuration.resolvedDataFolder)
         self.store = store
+        self.dashboardKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("herald dashboard session v1".utf8), outputByteCount: 32)
         self.apps = AppManagement(apps: store, hasher: hasher, clock: clock)
         self.directory = Directory(users: store, groups: store, hasher: hasher, clock: clock)
         self.sessions = SessionManagement(users: store, sessions: store, hasher: hasher, clock: clock)

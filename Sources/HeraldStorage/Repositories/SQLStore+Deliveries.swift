@@ -103,6 +103,41 @@ extension SQLStore: DeliveryRepository {
         }
     }
 
+    public func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats {
+        let bucketMs = Int64(max(1, bucketSeconds)) * 1_000
+        let first = since.ms / bucketMs
+        let (counts, reasons) = try await read { db in
+            let counts = try await db.raw("""
+                SELECT created_at / \(unsafeRaw: String(bucketMs)) AS bucket, status, COALESCE(provider_id, '-') AS provider, COUNT(*) AS n
+                FROM deliveries WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs)
+                GROUP BY bucket, status, provider
+                """).all()
+            let reasons = try await db.raw("""
+                SELECT status, COALESCE(reason, '') AS reason, COUNT(*) AS n FROM deliveries
+                WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs) AND status IN ('failed', 'skipped', 'expired')
+                GROUP BY status, reason ORDER BY n DESC, reason LIMIT 10
+                """).all()
+            return (counts, reasons)
+        }
+        let last = now.ms / bucketMs
+        var buckets = (first...max(first, last)).map {
+            DeliveryStats.Bucket(start: Date(millisecondsSince1970: $0 * bucketMs), counts: [:])
+        }
+        var byProvider: [String: [DeliveryStatus: Int]] = [:]
+        for row in counts {
+            guard let status = DeliveryStatus(rawValue: try row.string("status")) else { continue }
+            let n = try row.int("n")
+            let index = Int(Int64(try row.int("bucket")) - first)
+            if buckets.indices.contains(index) { buckets[index].counts[status, default: 0] += n }
+            byProvider[try row.string("provider"), default: [:]][status, default: 0] += n
+        }
+        let top = try reasons.compactMap { row -> DeliveryStats.Reason? in
+            guard let status = DeliveryStatus(rawValue: try row.string("status")) else { return nil }
+            return DeliveryStats.Reason(status: status, reason: try row.string("reason"), count: try row.int("n"))
+        }
+        return DeliveryStats(since: buckets[0].start, bucketSeconds: bucketSeconds, buckets: buckets, byProvider: byProvider, topReasons: top)
+    }
+
     public func nextDueTime() async throws -> Date? {
         try await read { db in
             let row = try await db.raw("""

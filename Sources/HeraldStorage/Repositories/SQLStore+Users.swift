@@ -57,6 +57,19 @@ extension SQLStore: UserRepository {
         }
     }
 
+    public func searchUsers(appId: String, query: String, limit: Int) async throws -> [User] {
+        let escaped = query.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        let pattern = "%" + escaped + "%"
+        return try await read { db in
+            try await db.raw("""
+                SELECT * FROM users WHERE app_id = \(bind: appId)
+                  AND (LOWER(uid) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(name) LIKE \(bind: pattern) ESCAPE '\\')
+                ORDER BY uid LIMIT \(bind: limit)
+                """).all().map(Self.user)
+        }
+    }
+
     static func user(_ row: any SQLRow) throws -> User {
         User(
             uid: try row.string("uid"), name: try row.string("name"), avatar: try row.optionalString("avatar"),

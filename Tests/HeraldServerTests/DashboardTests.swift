@@ -1,0 +1,276 @@
+import Foundation
+import HeraldCore
+import HeraldTestSupport
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// The dashboard's guarantees, through the in-process router: sign-in, signed cookies, CSRF and
+/// origin checks on every form, secrets never shown, bad input answered next to its field with
+/// what was typed kept, and everything escaped. (The browser suite drives the same pages in
+/// Chromium: `Tests/Browser`.)
+@Suite("Dashboard")
+struct DashboardTests {
+    /// A browser's view of the dashboard: keeps cookies, reads the form token off each page.
+    final class Browser: Sendable {
+        struct State {
+            var cookies: [String: String] = [:]
+            var csrf = ""
+        }
+
+        let client: HeraldClient
+        private let state = Mutex(State())
+
+        var cookies: [String: String] {
+            get { state.withLock { $0.cookies } }
+            set { state.withLock { $0.cookies = newValue } }
+        }
+
+        var csrf: String { state.withLock { $0.csrf } }
+
+        init(_ client: HeraldClient) { self.client = client }
+
+        func get(_ path: String) async throws -> JSONResponse {
+            let response = try await client.request(.get, path, headers: headers())
+            remember(response)
+            return response
+        }
+
+        func post(_ path: String, _ fields: [String: String], origin: String? = nil, csrf: String? = nil) async throws -> JSONResponse {
+            var fields = fields
+            if fields["_csrf"] == nil { fields["_csrf"] = csrf ?? self.csrf }
+            var headers = headers()
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            if let origin { headers[.origin] = origin }
+            let body = fields.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
+            let response = try await client.request(.post, path, raw: body, headers: headers)
+            remember(response)
+            return response
+        }
+
+        /// A multipart form with files (`name → (filename, bytes)`).
+        func upload(_ path: String, _ fields: [String: String], files: [String: (String, Data)]) async throws -> JSONResponse {
+            let boundary = "----herald\(UUID().uuidString)"
+            var body = Data()
+            for (name, value) in fields.merging(["_csrf": csrf], uniquingKeysWith: { a, _ in a }) {
+                body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+            }
+            for (name, file) in files {
+                body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(file.0)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+                body += file.1 + Data("\r\n".utf8)
+            }
+            body += Data("--\(boundary)--\r\n".utf8)
+            var headers = headers()
+            headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+            let response = try await client.request(.post, path, bytes: [UInt8](body), headers: headers)
+            remember(response)
+            return response
+        }
+
+        func signIn(_ apiKey: String) async throws {
+            _ = try await get("/dashboard/login")
+            let response = try await post("/dashboard/login", ["apiKey": apiKey])
+            guard response.status == 303, cookies["herald_dashboard"] != nil else { throw TestFailure("sign-in: \(response.status) \(response.text.prefix(300))") }
+            _ = try await get("/dashboard")
+        }
+
+        private func headers() -> HTTPFields {
+            var headers = HTTPFields()
+            if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+            return headers
+        }
+
+        private func remember(_ response: JSONResponse) {
+            state.withLock { state in
+                for field in response.headers[values: .setCookie] {
+                    let pair = field.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard pair.count == 2 else { continue }
+                    state.cookies[String(pair[0])] = pair[1].isEmpty ? nil : String(pair[1])
+                }
+                if let range = response.text.range(of: #"name="_csrf" value="([^"]+)""#, options: .regularExpression) {
+                    state.csrf = String(response.text[range].split(separator: "\"")[3])
+                }
+            }
+        }
+
+        static func encode(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func signInNeedsAValidKeyAndAFreshFormToken(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let app = try await herald.makeApp(name: "Acme <Chat>")
+        try await herald.run { client in
+            let browser = Browser(client)
+            let anonymous = try await browser.get("/dashboard/providers")
+            #expect(anonymous.status == 303)
+            #expect(anonymous.headers[.location]?.hasPrefix("/dashboard/login") == true)
+
+            let login = try await browser.get("/dashboard/login")
+            #expect(login.status == 200)
+            #expect(login.text.contains(#"<label for="apiKey">"#))
+            let cookie = login.headers[values: .setCookie].first { $0.hasPrefix("herald_dashboard_login=") } ?? ""
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+
+            // A form token that is not the one this browser was given.
+            #expect(try await browser.post("/dashboard/login", ["apiKey": app.apiKey], csrf: "forged").status == 403)
+            _ = try await browser.get("/dashboard/login")
+            let wrong = try await browser.post("/dashboard/login", ["apiKey": "hk_not_a_key"])
+            #expect(wrong.status == 401)
+            #expect(wrong.text.contains("That API key is not valid."))
+            #expect(browser.cookies["herald_dashboard"] == nil)
+
+            _ = try await browser.get("/dashboard/login")
+            let signedIn = try await browser.post("/dashboard/login", ["apiKey": app.apiKey])
+            #expect(signedIn.status == 303)
+            let session = signedIn.headers[values: .setCookie].first { $0.hasPrefix("herald_dashboard=") } ?? ""
+            #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict") && session.contains("Path=/dashboard"))
+            #expect(!session.contains(app.apiKey))
+            let overview = try await browser.get("/dashboard")
+            #expect(overview.status == 200)
+            #expect(overview.text.contains("Acme &lt;Chat&gt;"))
+            #expect(overview.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+
+            // Sign-out needs the form token too, then the cookie is gone.
+            #expect(try await browser.post("/dashboard/logout", [:], csrf: "forged").status == 403)
+            #expect(try await browser.post("/dashboard/logout", [:]).status == 303)
+            #expect(try await browser.get("/dashboard").status == 303)
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aTamperedCookieOrARevokedKeyEndsTheSession(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let app = try await herald.makeApp()
+        try await herald.run { client in
+            let browser = Browser(client)
+            try await browser.signIn(app.apiKey)
+            let original = browser.cookies["herald_dashboard"]!
+            // Another app's id in the payload, the old signature.
+            let parts = original.split(separator: ".")
+            let payload = String(decoding: Base64URL.decode(parts[0])!, as: UTF8.self).replacingOccurrences(of: app.appId, with: "someoneelse00000")
+            browser.cookies["herald_dashboard"] = Base64URL.encode(Data(payload.utf8)) + "." + parts[1]
+            #expect(try await browser.get("/dashboard").status == 303)
+            browser.cookies["herald_dashboard"] = original
+            #expect(try await browser.get("/dashboard").status == 200)
+            try await herald.services.apps.revokeKey(appId: app.appId, keyId: app.keyId)
+            #expect(try await browser.get("/dashboard").status == 303)
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func formsNeedTheSessionsTokenAndComeFromHere(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let app = try await herald.makeApp()
+        try await herald.run { client in
+            let browser = Browser(client)
+            try await browser.signIn(app.apiKey)
+            _ = try await browser.get("/dashboard/settings")
+            let fields = ["enabled": "on", "multiDevicePolicy": "any_offline", "payloadFormat": "cometchat", "maxTokensPerUser": "7", "onlineGraceSeconds": "5"]
+            let forged = try await browser.post("/dashboard/settings", fields, csrf: "forged")
+            #expect(forged.status == 403)
+            #expect(forged.text.contains("did not come from this dashboard"))
+            #expect(try await browser.post("/dashboard/settings", fields, origin: "https://evil.example").status == 403)
+            #expect(try await herald.services.apps.settings(appId: app.appId).maxTokensPerUser == 20)
+
+            #expect(try await browser.post("/dashboard/settings", fields).status == 303)
+            let settings = try await herald.services.apps.settings(appId: app.appId)
+            #expect(settings.maxTokensPerUser == 7)
+            #expect(settings.multiDevicePolicy == .anyOffline)
+            #expect(!settings.badge)
+
+            // Refused: the message next to its field, and what was typed kept.
+            var bad = fields
+            bad["customJSON"] = "{\"team\": \"support\",}"
+            bad["maxTokensPerUser"] = "9"
+            let refused = try await browser.post("/dashboard/settings", bad)
+            #expect(refused.status == 422)
+            #expect(refused.text.contains(#"id="customJSON-error""#))
+            #expect(refused.text.contains("line 1, column"))
+            #expect(refused.text.contains("{&quot;team&quot;: &quot;support&quot;,}"))
+            #expect(refused.text.contains(#"value="9""#))
+            #expect(try await herald.services.apps.settings(appId: app.appId).maxTokensPerUser == 7)
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func providerFormsTakeUploadsRefuseBadInputAndNeverShowSecrets(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let app = try await herald.makeApp()
+        try await herald.run { client in
+            let browser = Browser(client)
+            try await browser.signIn(app.apiKey)
+            _ = try await browser.get("/dashboard/providers/new?kind=fcm")
+            // Bad JSON, pasted: refused at the field, kept.
+            let pasted = try await browser.upload("/dashboard/providers", ["kind": "fcm", "providerId": "fcm-1", "enabled": "on", "serviceAccount": "{\"type\": service_account}"], files: [:])
+            #expect(pasted.status == 422)
+            #expect(pasted.text.contains(#"id="serviceAccount-error""#))
+            #expect(pasted.text.contains("not valid JSON"))
+            #expect(pasted.text.contains("{&quot;type&quot;: service_account}"))
+            // The service-account file, uploaded.
+            let account = try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount())
+            let uploaded = try await browser.upload("/dashboard/providers", ["kind": "fcm", "providerId": "fcm-1", "enabled": "on"],
+                                                    files: ["serviceAccountFile": ("service-account.json", account)])
+            #expect(uploaded.status == 303, "\(uploaded.text.prefix(500))")
+            #expect(try await herald.services.providers.get(appId: app.appId, providerId: "fcm-1").config.projectId == "acme-chat-app")
+
+            // APNs: an RSA key where the .p8 (P-256) goes is refused at the key.
+            let wrongKey = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": "ABC123DEFG",
+                                                                              "teamId": "DEF123GHIJ", "bundleId": "com.acme.app"],
+                                                    files: ["privateKeyFile": ("AuthKey.p8", Data(Fixtures.rsaKeyPEM.utf8))])
+            #expect(wrongKey.status == 422)
+            #expect(wrongKey.text.contains(#"id="privateKey-error""#))
+            #expect(wrongKey.text.contains(#"value="ABC123DEFG""#))
+            let p8 = Fixtures.apnsSigningKeyPEM()
+            #expect(try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": "ABC123DEFG",
+                                                                       "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "production": "on"],
+                                             files: ["privateKeyFile": ("AuthKey.p8", Data(p8.utf8))]).status == 303)
+            // An expired certificate is refused at the .p12.
+            let expired = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-old", "auth": "certificate",
+                                                                             "bundleId": "com.acme.app", "password": Fixtures.p12Password],
+                                                   files: ["p12File": ("old.p12", Data(base64Encoded: try Fixtures.p12("apns-expired"))!)])
+            #expect(expired.status == 422)
+            #expect(expired.text.contains(#"id="p12-error""#))
+            #expect(expired.text.contains("expired"))
+
+            // A webhook over http is refused at the URL, which is kept.
+            let http = try await browser.upload("/dashboard/providers", ["kind": "custom", "providerId": "hook", "url": "http://hooks.example.com/push",
+                                                                          "basicAuthUsername": "herald", "basicAuthPassword": "s3cret-pass"], files: [:])
+            #expect(http.status == 422)
+            #expect(http.text.contains(#"id="url-error""#))
+            #expect(http.text.contains(#"value="http://hooks.example.com/push""#))
+            #expect(!http.text.contains("s3cret-pass"))
+
+            // No page shows a secret: not the key, not the service account's private key.
+            let privateKey = Fixtures.serviceAccount()["private_key"] as! String
+            for path in ["/dashboard/providers", "/dashboard/providers/fcm-1", "/dashboard/providers/apns-1"] {
+                let page = try await browser.get(path)
+                #expect(page.status == 200)
+                #expect(!page.text.contains("PRIVATE KEY"), "\(path) shows a private key")
+                #expect(!page.text.contains(String(privateKey.dropFirst(40).prefix(40))))
+            }
+            #expect(try await browser.get("/dashboard/providers").text.contains("acme-chat-app"))
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func pagesEscapeWhatUsersStored(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let app = try await herald.makeApp()
+        try await herald.run { client in
+            _ = try await client.request(.put, "/v1/users/mallory", bearer: app.apiKey, json: ["name": "<script>alert(1)</script>"])
+            let browser = Browser(client)
+            try await browser.signIn(app.apiKey)
+            let found = try await browser.get("/dashboard/users?q=MALL")
+            #expect(found.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(!found.text.contains("<script>alert"))
+            #expect(found.text.contains(#"href="/dashboard/users/mallory""#))
+            let page = try await browser.get("/dashboard/users/mallory")
+            #expect(page.status == 200)
+            #expect(!page.text.contains("<script>alert"))
+            #expect(try await browser.get("/dashboard/users/nobody").status == 404)
+        }
+    }
+}
