@@ -68,6 +68,33 @@ public final class HeraldProcess: Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Runs any program to its end (killed after `timeout` seconds): its exit status and what
+    /// it printed, stdout and stderr together.
+    public static func runCapturing(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
+                                    timeout: TimeInterval = 60) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("herald-run-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close(); try? FileManager.default.removeItem(at: output) }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    /// The exit status of a program run quietly (nil if it cannot be started).
+    public static func runTool(_ program: String, _ arguments: [String]) throws -> Int32 {
+        try runCapturing(program, arguments, timeout: 30).status
+    }
+
     private init(port: Int, process: Process, log: URL) {
         self.port = port
         self.process = process

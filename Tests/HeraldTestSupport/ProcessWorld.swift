@@ -51,7 +51,8 @@ public final class ProcessWorld: Sendable {
         return ProcessWorld(apns: apns, fcm: fcm, hook: hook, environment: environment, apiKey: apiKey, apnsKeyPEM: key.pemRepresentation)
     }
 
-    private let apnsKeyPEM: String
+    /// The .p8 (PEM) the APNs stand-in trusts for key id ABC123DEFG, team DEF123GHIJ.
+    public let apnsKeyPEM: String
 
     private init(apns: APNsStandIn, fcm: FCMStandIn, hook: WebhookStandIn, environment: [String: String], apiKey: String, apnsKeyPEM: String) {
         self.apnsKeyPEM = apnsKeyPEM

@@ -38,8 +38,8 @@ enum DashboardAssets {
     .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin: 0 0 1rem; }
     .card > h2:first-child { margin-top: 0; }
     .narrow { max-width: 28rem; }
-    .columns { display: grid; gap: 1rem; grid-template-columns: 1fr; }
-    @media (min-width: 900px) { .columns { grid-template-columns: 1fr 1fr; } }
+    .columns { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
+    @media (min-width: 900px) { .columns { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
     .field { margin: 0 0 .9rem; }
     label { display: block; font-weight: 600; margin-bottom: .25rem; }
     .check { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .5rem; margin: .4rem 0; }
@@ -69,7 +69,7 @@ enum DashboardAssets {
     .notice { background: var(--card); border-left: 4px solid var(--ok); padding: .6rem 1rem; border-radius: 6px; }
     .empty { color: var(--muted); font-style: italic; }
     .ok-text { color: var(--ok); }
-    .table-wrap { overflow-x: auto; }
+    .table-wrap { overflow-x: auto; position: relative; }
     table { border-collapse: collapse; width: 100%; background: var(--card); font-size: .92rem; }
     caption { text-align: left; color: var(--muted); padding: .4rem 0; }
     th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -105,7 +105,7 @@ enum DashboardAssets {
     .push-title { font-weight: 700; margin: 0; } .push-body { margin: .2rem 0 0; }
     .problems { padding-left: 1.2rem; } .pointer { color: var(--bad); }
     .card-previews { display: grid; grid-template-columns: 1fr; gap: 1rem; }
-    @media (min-width: 600px) { .card-previews { grid-template-columns: 1fr 1fr; } }
+    @media (min-width: 600px) { .card-previews { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
     .card-canvas { border-radius: 12px; padding: .75rem; overflow: hidden; }
     .card-canvas.light { background: #eef0f3; } .card-canvas.dark { background: #000; }
     figcaption { font-size: .85rem; color: var(--muted); margin-bottom: .3rem; }
