@@ -190,7 +190,12 @@ public struct CardHTMLRenderer: Sendable {
         value.rounded() == value ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    func escape(_ text: String) -> String {
+    func escape(_ text: String) -> String { HTMLText.escape(text) }
+}
+
+/// Text made safe for HTML content and attribute values (also used by the server's dashboard).
+public enum HTMLText {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for character in text {

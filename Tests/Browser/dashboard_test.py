@@ -261,6 +261,7 @@ try:
     go("/dashboard/users")
     fill("q", USER_UID)
     submit()
+    shot("users-search")
     driver.find_element(By.LINK_TEXT, USER_UID).click()
     wait.until(EC.text_to_be_present_in_element((By.TAG_NAME, "h1"), f"User {USER_UID}"))
     deadline = time.time() + 30

@@ -252,6 +252,18 @@ struct DashboardTests {
                 #expect(!page.text.contains(String(privateKey.dropFirst(40).prefix(40))))
             }
             #expect(try await browser.get("/dashboard/providers").text.contains("acme-chat-app"))
+
+            // Editing: the toggles change, the key left empty is kept; then delete.
+            let before = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")
+            _ = try await browser.get("/dashboard/providers/apns-1")
+            let edited = try await browser.upload("/dashboard/providers/apns-1", ["kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+                                                                                   "bundleId": "com.acme.app", "enabled": "on", "mutableContent": "on"], files: [:])
+            #expect(edited.status == 303, "\(edited.text.prefix(400))")
+            let after = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")
+            #expect(after.config.production == false && after.config.mutableContent == true)
+            #expect(try herald.services.providers.secret(of: after).privateKeyPEM == herald.services.providers.secret(of: before).privateKeyPEM)
+            #expect(try await browser.post("/dashboard/providers/apns-1/delete", [:]).status == 303)
+            await #expect(throws: HeraldError.self) { try await herald.services.providers.get(appId: app.appId, providerId: "apns-1") }
         }
     }
 

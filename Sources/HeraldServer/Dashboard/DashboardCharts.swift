@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCards
 import HeraldCore
 
 /// Charts drawn by the server as inline SVG: no script, no external library. Each has a text
@@ -109,21 +110,7 @@ enum DashboardCharts {
         return 10 * magnitude
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
 }
