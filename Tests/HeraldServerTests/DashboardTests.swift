@@ -285,4 +285,41 @@ struct DashboardTests {
             #expect(try await browser.get("/dashboard/users/nobody").status == 404)
         }
     }
+
+    /// A session is one app's: another app's providers, events and campaigns are not found.
+    @Test(arguments: TestBackend.available)
+    func oneAppsSessionSeesNothingOfAnother(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let mine = try await herald.makeApp(name: "Mine")
+        let theirs = try await herald.makeApp(name: "Theirs")
+        try await herald.run { client in
+            _ = try await client.request(.post, "/v1/push/providers", bearer: theirs.apiKey, json: [
+                "providerId": "their-fcm", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(projectId: "their-project"),
+            ])
+            _ = try await client.request(.put, "/v1/users/zed", bearer: theirs.apiKey, json: ["name": "Zed Theirs"])
+            let posted = try await client.request(.post, "/v1/events", bearer: theirs.apiKey, json: [
+                "type": "message", "message": ["id": 1, "text": "Hi", "sender": "zed", "receiver": "zed", "receiverType": "user"],
+            ])
+            let eventId = try #require((posted["eventIds"] as? [String])?.first)
+            let campaign = try await client.request(.post, "/v1/campaigns", bearer: theirs.apiKey, json: [
+                "name": "Theirs", "audience": ["type": "all"],
+                "card": ["version": "1.0", "fallbackText": "Hi", "body": [["type": "text", "id": "t", "content": "Hi"]]],
+            ])
+            let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
+
+            let browser = Browser(client)
+            try await browser.signIn(mine.apiKey)
+            for path in ["/dashboard/providers/their-fcm", "/dashboard/events/\(eventId)", "/dashboard/campaigns/\(campaignId)", "/dashboard/users/zed"] {
+                let page = try await browser.get(path)
+                #expect(page.status == 404, "\(path): \(page.status)")
+            }
+            for path in ["/dashboard/providers", "/dashboard/users?q=zed", "/dashboard/events", "/dashboard/feed", "/dashboard"] {
+                let page = try await browser.get(path)
+                #expect(page.status == 200)
+                #expect(!page.text.contains("their-") && !page.text.contains("Zed Theirs") && !page.text.contains(eventId), "\(path) shows the other app's data")
+            }
+            #expect(try await browser.post("/dashboard/campaigns/\(campaignId)/cancel", [:]).status == 404)
+            #expect(try await herald.services.campaigns.get(appId: theirs.appId, id: campaignId).status == .draft)
+        }
+    }
 }

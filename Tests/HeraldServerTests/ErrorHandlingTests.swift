@@ -80,6 +80,13 @@ struct ErrorHandlingTests {
                     if response.status >= 400 { #expect(response.errorCode != nil, "\(path): \(response.text)") }
                 }
             }
+            // NUL in a query or path (PostgreSQL cannot hold it): refused by name, never a 500.
+            for (path, field) in [("/v1/push/pruned-tokens?limit=250&uid=%00%7C", "uid"), ("/v1/deliveries?uid=a%00b", "uid"),
+                                  ("/v1/users/%00", "path"), ("/v1/events?before=%00", "before")] {
+                let response = try await client.request(.get, path, bearer: app.apiKey)
+                #expect(response.status == 422, "\(path): \(response.status) \(response.text)")
+                #expect(response.errorDetails?["field"] == field, "\(path): \(response.text)")
+            }
         }
     }
 

@@ -22,6 +22,7 @@ public func buildApplication(
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: NULGuardMiddleware())
     router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limits: configuration.rateLimits)))
     router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
     router.add(middleware: CredentialsMiddleware())
