@@ -70,8 +70,10 @@ fuzz() {  # fuzz <label> <database URL>
   kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
 }
 
-fuzz sqlite "sqlite://$WORK/herald.sqlite"
-if [ -n "${HERALD_TEST_POSTGRES_URL:-}" ]; then
+# FUZZ_BACKENDS picks the back-ends (default: both; PostgreSQL only with HERALD_TEST_POSTGRES_URL).
+BACKENDS=" ${FUZZ_BACKENDS:-sqlite postgres} "
+if [[ $BACKENDS == *" sqlite "* ]]; then fuzz sqlite "sqlite://$WORK/herald.sqlite"; fi
+if [ -n "${HERALD_TEST_POSTGRES_URL:-}" ] && [[ $BACKENDS == *" postgres "* ]]; then
   base=${HERALD_TEST_POSTGRES_URL%/*}
   name="herald_fuzz_$$"
   psql "$HERALD_TEST_POSTGRES_URL" -qc "CREATE DATABASE $name" >/dev/null
