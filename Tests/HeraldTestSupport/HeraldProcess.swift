@@ -90,7 +90,7 @@ public final class HeraldProcess: Sendable {
         return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 
-    /// The exit status of a program run quietly (nil if it cannot be started).
+    /// The exit status of a program run quietly (throws if it cannot be started).
     public static func runTool(_ program: String, _ arguments: [String]) throws -> Int32 {
         try runCapturing(program, arguments, timeout: 30).status
     }

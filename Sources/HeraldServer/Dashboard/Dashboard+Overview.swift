@@ -18,13 +18,8 @@ extension Dashboard {
         let depth = try await services.store.outboxDepth()
         let waitingEvents = try await services.store.pendingEventCount()
 
-        let labels = stats.buckets.map { bucket -> String in
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = week ? "EEE HH:mm" : "HH:mm"
-            return formatter.string(from: bucket.start)
-        }
+        let label = DashboardFormat.utc(week ? "EEE HH:mm" : "HH:mm")
+        let labels = stats.buckets.map { label.string(from: $0.start) }
         func values(_ statuses: [DeliveryStatus]) -> [Int] {
             stats.buckets.map { bucket in statuses.reduce(0) { $0 + (bucket.counts[$1] ?? 0) } }
         }

@@ -11,7 +11,7 @@ extension Dashboard {
     static let expiryWarning: TimeInterval = 30 * 86_400
     static let providerKinds = ["fcm", "apns", "custom", "hms"]
     /// API field names → this form's names.
-    static let providerFields = ["basicAuth.username": "basicAuthUsername", "basicAuth.password": "basicAuthPassword", "serviceAccount": "serviceAccount"]
+    static let providerFields = ["basicAuth.username": "basicAuthUsername", "basicAuth.password": "basicAuthPassword"]
 
     func registerProviders(on router: Router<BasicRequestContext>) {
         router.get("/dashboard/providers") { request, _ in

@@ -81,11 +81,8 @@ struct Dashboard: Sendable {
     /// A POST's `Origin` (when the browser sends one) names this host.
     func sameOrigin(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin], origin != "null" else { return true }
-        guard let host = request.head.authority else { return false }
-        return URL(string: origin)?.host.map { originHost in
-            let port = URL(string: origin)?.port.map { ":\($0)" } ?? ""
-            return originHost + port == host || originHost == host
-        } ?? false
+        guard let host = request.head.authority, let url = URL(string: origin), let originHost = url.host else { return false }
+        return originHost + (url.port.map { ":\($0)" } ?? "") == host || originHost == host
     }
 
     func secure(_ request: Request) -> Bool {

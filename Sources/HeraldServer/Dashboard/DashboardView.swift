@@ -90,38 +90,27 @@ struct DashboardSignedIn: Sendable {
 
 /// Formatting shared by the pages.
 enum DashboardFormat {
+    /// `2026-11-23 06:30:57` (a value type: one for every row of every page).
+    private static let timestamp = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeSeparator: .colon,
+                                                            timeZone: TimeZone(identifier: "UTC")!)
+        .year().month().day().time(includingFractionalSeconds: false)
+
     static func date(_ date: Date?) -> String {
         guard let date else { return "—" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
-        return formatter.string(from: date) + " UTC"
+        return date.formatted(timestamp) + " UTC"
     }
 
-    /// `yyyy-MM-ddTHH:mm` for `<input type="datetime-local">` (UTC).
-    static func localInput(_ date: Date?) -> String {
-        guard let date else { return "" }
+    /// A formatter of UTC times in a fixed pattern.
+    static func utc(_ pattern: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
+        formatter.dateFormat = pattern
+        return formatter
     }
 
+    /// What `<input type="datetime-local">` sends, read as UTC.
     static func parseLocalInput(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
-    static func number(_ value: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.locale = Locale(identifier: "en_US")
-        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+        ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"].lazy.compactMap { utc($0).date(from: text) }.first
     }
 }
