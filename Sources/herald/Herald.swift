@@ -7,6 +7,7 @@ struct Herald: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Herald, the self-hosted notification server for chat apps.",
+        version: HeraldVersion.description,
         subcommands: [Serve.self, Migrate.self, Apps.self, Push.self]
     )
 }
@@ -79,6 +80,8 @@ struct Apps: AsyncParsableCommand {
             let apps = try await AdminCommands.listApps(try options.configuration())
             if json {
                 print(AdminCommands.json(apps.map { ["appId": $0.id, "name": $0.name, "region": $0.region] }))
+            } else if apps.isEmpty {
+                print("no apps yet: create one with `herald apps create --name NAME`")
             } else {
                 for app in apps { print("\(app.id)  \(app.region)  \(app.name)") }
             }
@@ -91,7 +94,9 @@ struct Apps: AsyncParsableCommand {
         @Option(name: .customLong("app"), help: "The app id.") var appId: String
 
         func run() async throws {
-            for key in try await AdminCommands.listKeys(try options.configuration(), appId: appId) {
+            let keys = try await AdminCommands.listKeys(try options.configuration(), appId: appId)
+            if keys.isEmpty { print("app \(appId) has no API keys: issue one with `herald apps rotate-key --app \(appId)`") }
+            for key in keys {
                 print("\(key.id)  created \(key.createdAt)" + (key.revokedAt.map { "  revoked \($0)" } ?? ""))
             }
         }

@@ -17,6 +17,7 @@ Exit status 0 when every step passed; the failing step's screenshot is saved as 
 import json
 import os
 import pathlib
+import re
 import shutil
 import sys
 import time
@@ -54,6 +55,22 @@ counter = [0]
 def shot(name):
     counter[0] += 1
     driver.save_screenshot(str(SHOTS / f"{counter[0]:02d}-{name}.png"))
+    no_false_alarms(name)
+
+
+def no_false_alarms(name):
+    """No page shows the word nil (an absent value printed), and no alert is empty."""
+    body = driver.find_element(By.TAG_NAME, "body").text
+    check(re.search(r"\bnil\b", body) is None, f"{name}: the page shows 'nil'")
+    for alert in driver.find_elements(By.CSS_SELECTOR, "[role=alert]"):
+        text = alert.get_attribute("textContent").strip()
+        check(text and text != "nil", f"{name}: an alert with nothing in it")
+
+
+def no_alerts(name):
+    """A page nothing went wrong on: no alert, no field marked invalid."""
+    check(not driver.find_elements(By.CSS_SELECTOR, "[role=alert]"), f"{name}: an alert that nothing caused")
+    check(not driver.find_elements(By.CSS_SELECTOR, "[aria-invalid=true]"), f"{name}: a field marked invalid before anything was typed")
 
 
 def check(condition, message):
@@ -120,6 +137,7 @@ try:
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
     check(driver.switch_to.active_element.text == "Skip to content", "the first Tab does not reach the skip link")
     shot("sign-in")
+    no_alerts("sign-in")
     fill("apiKey", "hk_not_a_real_key")
     submit()
     check("That API key is not valid." in driver.page_source, "a wrong key was not refused")
@@ -186,6 +204,10 @@ try:
     check("acme-chat-app" in driver.page_source and "ABC123DEFG" in driver.page_source, "the providers' facts are not listed")
     check("PRIVATE KEY" not in driver.page_source, "a private key is shown")
     shot("providers")
+    no_alerts("providers: both are healthy")
+    check("Set aside" not in driver.page_source, "a healthy provider is shown as set aside")
+    go("/dashboard/providers/apns")
+    no_alerts("a healthy provider's page")
 
     step("a test push reaches the APNs stand-in and the verdict is shown")
     go("/dashboard/providers/apns")

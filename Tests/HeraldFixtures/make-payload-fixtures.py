@@ -68,18 +68,18 @@ def strings(details):
     return {k: (v if isinstance(v, str) else json.dumps(v, separators=(",", ":"), sort_keys=True, ensure_ascii=False)) for k, v in details.items()}
 
 write("message-user.fcm-android", {
-    "description": "Seed 000/002: FCM data message (string values, the message object as JSON text), notification key on, high priority.",
+    "description": "Seed 000/002: FCM data message (string values, the message object as JSON text), notification key on, priority HIGH (AndroidMessagePriority).",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 1,
     "provider": {"kind": "fcm", "includeNotificationKey": True}, "platform": "fcm_android", "route": "alert",
     "expected": {"fcm": {"token": "TOKEN", "data": strings(user_details), "notification": {"title": "Andrew Joseph", "body": "Hello!"},
-                         "android": {"priority": "high", "collapse_key": "123", "ttl": "86400s", "notification": {"notification_count": 1}}}}})
+                         "android": {"priority": "HIGH", "collapse_key": "123", "ttl": "86400s", "notification": {"notification_count": 1}}}}})
 
 write("message-user.fcm-ios", {
     "description": "An FCM token of an iOS app: data message plus an apns block with the alert, badge and mutable-content.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 1,
     "provider": {"kind": "fcm", "includeNotificationKey": False}, "platform": "fcm_ios", "route": "alert",
     "expected": {"fcm": {"token": "TOKEN", "data": strings(user_details),
-                         "android": {"priority": "high", "collapse_key": "123", "ttl": "86400s"},
+                         "android": {"priority": "HIGH", "collapse_key": "123", "ttl": "86400s"},
                          "apns": {"headers": {"apns-priority": "10", "apns-push-type": "alert", "apns-collapse-id": "123",
                                               "apns-expiration": str(1741847453 + 86400)},
                                   "payload": {"aps": {"alert": {"title": "Andrew Joseph", "body": "Hello!"}, "badge": 1, "sound": "default",
@@ -187,7 +187,7 @@ write("message-user.sendbird-fcm", {
     "provider": {"kind": "fcm"}, "platform": "fcm_android", "route": "alert",
     "expected": {"fcm": {"token": "TOKEN", "data": {"push_title": "Andrew Joseph", "message": "Andrew Joseph: Hello!",
                                                     "sendbird": json.dumps(sendbird, separators=(",", ":"), sort_keys=True, ensure_ascii=False)},
-                         "android": {"priority": "high", "collapse_key": "123", "ttl": "86400s"}}}})
+                         "android": {"priority": "HIGH", "collapse_key": "123", "ttl": "86400s"}}}})
 
 # Seed 003: localisation keys.
 loc_user = dict(user_details)
@@ -239,11 +239,10 @@ write("message-user.apns-hidden", {
 
 # A web browser's FCM token: webpush with urgency and the notification shown by the browser.
 write("message-user.fcm-web", {
-    "description": "An FCM web token: the data message, and a webpush block (Urgency high, TTL, the notification with the sender's avatar).",
+    "description": "An FCM web token: the data message, and a webpush block (Urgency high, TTL, the notification with the sender's avatar); no android block.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "settings": {"badge": False},
     "provider": {"kind": "fcm", "includeNotificationKey": True}, "platform": "fcm_web", "route": "alert",
     "expected": {"fcm": {"token": "TOKEN", "data": strings(user_details), "notification": {"title": "Andrew Joseph", "body": "Hello!"},
-                         "android": {"priority": "high", "collapse_key": "123", "ttl": "86400s"},
                          "webpush": {"headers": {"Urgency": "high", "TTL": "86400"},
                                      "notification": {"title": "Andrew Joseph", "body": "Hello!", "icon": A1}}}}})
 print(len(os.listdir(OUT)), "fixtures")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HeraldModels
 import HeraldTestSupport
 import Testing
@@ -97,6 +98,17 @@ struct RealtimeTests {
             #expect(try await ws.waitClosed(timeout: .seconds(5)))
             #expect(ws.closeCode == 4001)
             await #expect(throws: (any Error).self) { try await RealtimeTestClient.connect(port: port, token: token) }
+            // An upgrade with a bad or revoked token is a 401 with the error body, not a bare 400:
+            // a client can tell "log in again" from a bug.
+            // (An upgrade is the first request of its connection, as a WebSocket client makes it: curl here.)
+            for (bearer, query) in [("hs_not-a-token", ""), (token, ""), (nil, "?authToken=\(token)")] {
+                var arguments = ["-si", "--max-time", "10", "http://127.0.0.1:\(port)/v1/me/ws" + query, "-H", "Upgrade: websocket", "-H", "Connection: Upgrade",
+                                 "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "-H", "Sec-WebSocket-Version: 13"]
+                if let bearer { arguments += ["-H", "Authorization: Bearer \(bearer)"] }
+                let refused = try HeraldProcess.runCapturing("/usr/bin/curl", arguments).output
+                #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
+                #expect(refused.contains(#""code":"unauthorized""#) && refused.lowercased().contains("www-authenticate: bearer"), "\(refused)")
+            }
 
             // So does an admin revoking the session.
             let other = try await client.login("ana", apiKey: app.apiKey)

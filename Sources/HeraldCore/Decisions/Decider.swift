@@ -37,7 +37,7 @@ public struct PushChoice: Sendable, Equatable {
 /// The decision for one recipient, with the reason it is recorded with.
 public enum Decision: Sendable, Equatable {
     /// Not told: `push_disabled`, `suppressed`, `preference_off`, `mentions_only`, `muted`,
-    /// `do_not_disturb`, `no_tokens`.
+    /// `do_not_disturb`, `no_tokens`, `no_usable_tokens`, `unknown_user`.
     case skip(reason: String)
     /// Told over these open WebSockets instead of a push (`online`).
     case inApp(sessions: [String])
@@ -79,7 +79,9 @@ public enum Decider {
         let choices = routes(for: event, usable)
         let webhooks = providers.values.filter { $0.kind == .custom && $0.config.enabled && !$0.isBroken }.map(\.providerId).sorted()
         if choices.isEmpty && webhooks.isEmpty {
-            return connected.isEmpty ? .skip(reason: recipient.tokens.isEmpty ? "no_tokens" : "no_usable_tokens") : .inApp(sessions: connected)
+            guard connected.isEmpty else { return .inApp(sessions: connected) }
+            // A uid the directory does not know has no sessions and so no tokens: say so.
+            return .skip(reason: !recipient.tokens.isEmpty ? "no_usable_tokens" : recipient.user == nil ? "unknown_user" : "no_tokens")
         }
         return .push(choices: choices, webhooks: webhooks, inAppSessions: connected)
     }

@@ -10,6 +10,10 @@ public struct HeraldError: Error, Sendable, Equatable, CustomStringConvertible {
         case payloadTooLarge = "payload_too_large"
         case invalidField = "invalid_field"
         case upgradeRequired = "upgrade_required"
+        /// The body is not JSON (or says nothing of its type): 415.
+        case unsupportedMediaType = "unsupported_media_type"
+        /// The route exists, but not for this method: 405, with `details.allow`.
+        case methodNotAllowed = "method_not_allowed"
         case tooManyRequests = "too_many_requests"
         case unavailable
         case `internal`

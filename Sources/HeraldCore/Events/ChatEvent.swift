@@ -36,6 +36,25 @@ public struct ChatEvent: Sendable, Equatable {
     }
 
     public var kind: EventKind { body.kind }
+
+    /// The event as the API shows it (`GET /v1/events/{eventId}`): what the backend posted, as it
+    /// posted it; Herald's own session events, which nobody posted, as
+    /// `{"type":"session","uid","sessionId","reason","devices":[{"providerId","platform"}]}`
+    /// (the devices' tokens are not repeated there: the delivery log names each target).
+    public var publicJSON: JSONValue {
+        if let posted { return posted }
+        switch body {
+        case .session(let session):
+            return .object([
+                "type": .string(EventKind.session.rawValue), "uid": .string(session.uid), "sessionId": .string(session.sessionId),
+                "reason": .string(session.reason),
+                "devices": .array(session.devices.map { .object(["providerId": .string($0.providerId), "platform": .string($0.platform.rawValue)]) }),
+            ])
+        default:
+            // Every other kind is stored as posted; this is only reached by events made in code.
+            return .object(["type": .string(kind.rawValue)])
+        }
+    }
 }
 
 public enum EventKind: String, Codable, Sendable, CaseIterable {

@@ -23,14 +23,23 @@ public enum CardValidator {
         return check.problems
     }
 
+    /// The most problems one error lists.
+    static let maxListed = 50
+
     /// Throws `invalid_card` (422) listing every problem by pointer.
     public static func validate(_ card: JSONValue, at root: String, template: Bool = false) throws {
         let found = problems(card, at: root, template: template)
         guard !found.isEmpty else { return }
+        // Every problem is in the message and in `details` (two problems at one pointer share its entry).
+        let listed = found.prefix(Self.maxListed)
         var details = ["field": root.isEmpty ? "card" : String(root.dropFirst())]
-        for problem in found.prefix(50) { details[problem.pointer.isEmpty ? "/" : problem.pointer] = problem.message }
+        for problem in listed {
+            let pointer = problem.pointer.isEmpty ? "/" : problem.pointer
+            details[pointer] = details[pointer].map { $0 + "; " + problem.message } ?? problem.message
+        }
+        let more = found.count > listed.count ? "; and \(found.count - listed.count) more" : ""
         throw HeraldError(.invalidField, code: "invalid_card", "the card has \(found.count) problem\(found.count == 1 ? "" : "s"): "
-                          + found.prefix(3).map { "\($0.pointer) \($0.message)" }.joined(separator: "; "), details: details)
+                          + listed.map { "\($0.pointer.isEmpty ? "/" : $0.pointer) \($0.message)" }.joined(separator: "; ") + more, details: details)
     }
 
     /// What a field may hold.

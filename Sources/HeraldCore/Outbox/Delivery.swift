@@ -156,14 +156,28 @@ public struct StoredEvent: Sendable, Equatable {
     public var cursor: String?
     public var recipients: Int
     public var finishedAt: Date?
+    /// Why a finished event reached nobody, when the directory says why.
+    public var reason: NobodyReason?
 
-    public init(event: ChatEvent, status: Status, cursor: String? = nil, recipients: Int = 0, finishedAt: Date? = nil) {
+    public init(event: ChatEvent, status: Status, cursor: String? = nil, recipients: Int = 0, finishedAt: Date? = nil, reason: NobodyReason? = nil) {
         self.event = event
         self.status = status
         self.cursor = cursor
         self.recipients = recipients
         self.finishedAt = finishedAt
+        self.reason = reason
     }
+}
+
+/// Why an event reached nobody, recorded on the event so that the delivery log explains an event
+/// without deliveries (`GET /v1/events/{eventId}`'s `reason`).
+public enum NobodyReason: String, Sendable, Codable, CaseIterable {
+    /// Its receivers are not users Herald knows (never synced, or deleted).
+    case unknownUser = "unknown_user"
+    /// The group it names does not exist.
+    case unknownGroup = "unknown_group"
+    /// The group has no member but the one who acted.
+    case noMembers = "no_members"
 }
 
 /// One step of an event's fan-out, committed atomically: the deliveries it decided (those already
@@ -186,9 +200,12 @@ public struct FanOutStep: Sendable {
     public var done: Bool
     public var recipients: Int
     public var leaseUntil: Date
+    /// Why the event reached nobody (set on a first page that ends it).
+    public var reason: NobodyReason?
 
     public init(appId: String, eventId: String, deliveries: [Delivery] = [], unreadIncrements: [UnreadKey] = [], unreadResets: [UnreadKey] = [],
-                fromCursor: String? = nil, cursor: String? = nil, done: Bool, recipients: Int, leaseUntil: Date) {
+                fromCursor: String? = nil, cursor: String? = nil, done: Bool, recipients: Int, leaseUntil: Date, reason: NobodyReason? = nil) {
+        self.reason = reason
         self.appId = appId
         self.eventId = eventId
         self.deliveries = deliveries

@@ -135,9 +135,10 @@ public struct Dispatcher: Sendable {
             case .tokenInvalid(let since, let hint):
                 updates.append(DeliveryUpdate(id: delivery.id, status: .failed, reason: "token_invalid: " + (result.reason ?? "invalid") + (hint.map { " (\($0))" } ?? ""),
                                               attempts: attempts, providerStatus: result.providerStatus, at: answeredAt))
-                if delivery.channel == .push, pruned.insert(delivery.target).inserted {
-                    _ = try? await ports.tokens.prune(appId: delivery.appId, token: delivery.target, reason: result.reason ?? "invalid",
-                                                      hint: hint, invalidSince: since, at: answeredAt)
+                if delivery.channel == .push, pruned.insert(delivery.target).inserted,
+                   (try? await ports.tokens.prune(appId: delivery.appId, token: delivery.target, reason: result.reason ?? "invalid",
+                                                  hint: hint, invalidSince: since, at: answeredAt)) == true {
+                    ports.observer.tokenPruned(delivery.target, appId: delivery.appId, providerId: credential.providerId, reason: result.reason ?? "invalid")
                 }
             case .credentialBroken:
                 broken = result.reason ?? "the provider refused the credential"
@@ -152,8 +153,32 @@ public struct Dispatcher: Sendable {
             try? await ports.providers.markProviderBroken(appId: credential.appId, providerId: credential.providerId, reason: broken,
                                                           at: answeredAt, version: credential.updatedAt)
             await context.invalidate(appId: credential.appId)
+            ports.observer.credentialSetAside(appId: credential.appId, providerId: credential.providerId, reason: broken)
+        }
+        let failures = Self.failures(in: updates)
+        if !failures.isEmpty {
+            ports.observer.batchHadFailures(failures, appId: credential.appId, providerId: credential.providerId, provider: credential.kind.rawValue)
         }
         return updates
+    }
+
+    /// A batch's pushes that did not get through, counted by outcome and reason (the reason's
+    /// code, without the provider's free text after it).
+    static func failures(in updates: [DeliveryUpdate]) -> [BatchFailure] {
+        var counts: [BatchFailure: Int] = [:]
+        for update in updates {
+            let outcome: String
+            switch update.status {
+            case .failed: outcome = "failed"
+            case .expired: outcome = "expired"
+            case .pending: outcome = "retrying"
+            default: continue
+            }
+            let reason = (update.reason ?? "").prefix { $0 != ":" && $0 != "(" }.trimmingCharacters(in: .whitespaces)
+            counts[BatchFailure(outcome: outcome, reason: reason, count: 0), default: 0] += 1
+        }
+        return counts.map { BatchFailure(outcome: $0.key.outcome, reason: $0.key.reason, count: $0.value) }
+            .sorted { ($0.outcome, $0.reason) < ($1.outcome, $1.reason) }
     }
 
     struct Problem: Error {

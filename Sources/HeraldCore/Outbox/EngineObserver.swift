@@ -7,10 +7,33 @@ public protocol EngineObserver: Sendable {
     func accepted(events: Int)
     /// One fan-out batch: how many events (pages), how long deciding, sending and recording took.
     func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration)
+    /// One batch of pushes through one credential had failures: how many, by outcome
+    /// (`failed`, `retrying`, `expired`) and reason.
+    func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String)
+    /// A token the provider declared dead was removed.
+    func tokenPruned(_ token: String, appId: String, providerId: String, reason: String)
+    /// A credential the provider refused was set aside until it is changed.
+    func credentialSetAside(appId: String, providerId: String, reason: String)
+}
+
+/// A count of pushes of one batch that ended alike.
+public struct BatchFailure: Sendable, Equatable, Hashable {
+    public var outcome: String
+    public var reason: String
+    public var count: Int
+
+    public init(outcome: String, reason: String, count: Int) {
+        self.outcome = outcome
+        self.reason = reason
+        self.count = count
+    }
 }
 
 extension EngineObserver {
     public func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration) {}
+    public func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String) {}
+    public func tokenPruned(_ token: String, appId: String, providerId: String, reason: String) {}
+    public func credentialSetAside(appId: String, providerId: String, reason: String) {}
 }
 
 public struct SilentObserver: EngineObserver {

@@ -45,13 +45,13 @@ public struct EventIntake: Sendable {
             parsed.append(ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body, posted: value))
         }
         guard let handOff, handOff.reserve(parsed.count) else {
-            let ids = try await events.insertEvents(parsed, claimedUntil: nil)
+            let ids = try await insert(parsed, claimedUntil: nil, paths: items.map(\.1))
             observer.accepted(events: parsed.count)
             return ids
         }
         let ids: [String]
         do {
-            ids = try await events.insertEvents(parsed, claimedUntil: now.addingTimeInterval(lease))
+            ids = try await insert(parsed, claimedUntil: now.addingTimeInterval(lease), paths: items.map(\.1))
         } catch {
             handOff.cancel(parsed.count)
             throw error
@@ -61,5 +61,18 @@ public struct EventIntake: Sendable {
         handOff.hand(stored, reserved: parsed.count)
         observer.accepted(events: parsed.count)
         return ids
+    }
+
+    /// Stores the events; an id used before for another event is a 409 naming it.
+    private func insert(_ parsed: [ChatEvent], claimedUntil: Date?, paths: [String]) async throws -> [String] {
+        do {
+            return try await events.insertEvents(parsed, claimedUntil: claimedUntil)
+        } catch let conflict as EventIdConflict {
+            let path = parsed.firstIndex { $0.clientId == conflict.clientId }.map { paths[$0] } ?? ""
+            throw HeraldError(.conflict, code: "event_id_conflict",
+                              "event id '\(conflict.clientId)' was already posted with a different body (stored as \(conflict.eventId)); "
+                                  + "post the same body to retry, or give this event a new id",
+                              details: ["field": path.isEmpty ? "id" : path + ".id", "id": conflict.clientId, "eventId": conflict.eventId])
+        }
     }
 }

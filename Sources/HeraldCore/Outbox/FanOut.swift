@@ -146,6 +146,9 @@ public struct FanOut: Sendable {
                                               group: ResolvedEvent.namedGroup(page.stored.event).flatMap { groups[$0] })
             plan.events[event.event.id] = event
             var step = FanOutStep(appId: appId, eventId: event.event.id, fromCursor: page.stored.cursor, cursor: page.cursor, done: page.done, recipients: page.recipients.count, leaseUntil: leaseUntil)
+            if page.stored.cursor == nil && page.done {
+                step.reason = Self.nobodyReason(page.stored.event, recipients: page.recipients, users: users, groups: groups)
+            }
             if !page.done {
                 var next = page.stored
                 next.cursor = page.cursor
@@ -190,6 +193,18 @@ public struct FanOut: Sendable {
         // Batches in flight at the same time see each other's increments.
         ledger.add(appId: appId, increments)
         plan.unreadInFlight.append((appId, increments))
+    }
+
+    /// Why an event that ended on its first page reached nobody, when the directory says why: its
+    /// group does not exist or has no member but the one who acted, or none of its receivers is
+    /// a known user. Nil when it reached someone (or, like `read`, is for nobody).
+    static func nobodyReason(_ event: ChatEvent, recipients: [String], users: [String: User], groups: [String: Group]) -> NobodyReason? {
+        if let guid = Recipients.direct(event).membersOf {
+            guard recipients.isEmpty else { return nil }
+            return groups[guid] == nil ? .unknownGroup : .noMembers
+        }
+        guard !recipients.isEmpty, recipients.allSatisfy({ users[$0] == nil }) else { return nil }
+        return .unknownUser
     }
 
     /// The next page of an event's recipients: the direct ones on the first page, then the

@@ -24,7 +24,8 @@ extension PushPayloads {
                 apnsBlock = ["headers": .object(["apns-priority": .string("10"), "apns-push-type": .string("alert")]),
                              "payload": .object(["aps": .object(aps)])]
             }
-            return .fcm(.init(token: token, data: fields, title: title, body: body, android: ["priority": .string("high")], apns: apnsBlock))
+            let android: JSONObject? = platform == .fcmWeb ? nil : ["priority": .string(androidHighPriority)]
+            return .fcm(.init(token: token, data: fields, title: title, body: body, android: android, apns: apnsBlock))
         }
     }
 

@@ -105,12 +105,13 @@ public enum PushPayloads {
     // MARK: FCM
 
     /// Data messages (string values; objects as JSON text), a `notification` when the credential
-    /// says so, `android.priority` high, an `apns` block for iOS tokens and `webpush` for the web.
+    /// says so, `android.priority` `HIGH` (the v1 API's `AndroidMessagePriority` names), an `apns`
+    /// block for iOS tokens, and for the web a `webpush` block (`Urgency`, `TTL`) and no `android`.
     public static func fcm(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderConfig) -> OutgoingPush.FCMPush {
         let data = dataFields(context)
         let visible = provider.includeNotificationKey == true && route != .background
         let ttl = context.ttlSeconds
-        var android: JSONObject = ["priority": .string("high")]
+        var android: JSONObject = ["priority": .string(androidHighPriority)]
         if let collapse = context.event.collapseId, route == .alert { android["collapse_key"] = .string(collapse) }
         if let ttl { android["ttl"] = .string("\(ttl)s") }
         if visible, context.settings.badge, let badge = context.badge { android["notification"] = .object(["notification_count": .number(Double(badge))]) }
@@ -135,7 +136,7 @@ public enum PushPayloads {
             webpush = block
         }
         return .init(token: token, data: data, title: visible ? context.text.title : nil, body: visible ? context.text.body : nil,
-                     android: android, apns: apnsBlock, webpush: webpush)
+                     android: platform == .fcmWeb ? nil : android, apns: apnsBlock, webpush: webpush)
     }
 
     /// FCM/HMS data: seed 000's details, or seed 002's `sendbird`, `push_title` and `message`.
@@ -144,6 +145,9 @@ public enum PushPayloads {
         let object = SendbirdPayload.object(context)
         return ["sendbird": (try? JSONValue.object(object).jsonText()) ?? "{}", "push_title": context.text.title, "message": context.text.body]
     }
+
+    /// FCM v1's `AndroidMessagePriority` for messages that must wake the device (the other is `NORMAL`).
+    static let androidHighPriority = "HIGH"
 
     /// The FCM platforms whose tokens belong to iOS apps.
     static let iOSFCMPlatforms: Set<PushPlatform> = [.fcmIOS, .fcmFlutterIOS, .fcmReactNativeIOS, .fcmIonicCordovaIOS]
@@ -176,7 +180,8 @@ public enum PushPayloads {
                 apnsBlock = ["headers": .object(["apns-priority": .string("5"), "apns-push-type": .string("background")]),
                              "payload": .object(["aps": .object(["content-available": .number(1)])])]
             }
-            return .fcm(.init(token: device.token, data: fields, android: ["priority": .string("high")], apns: apnsBlock))
+            return .fcm(.init(token: device.token, data: fields, android: device.platform == .fcmWeb ? nil : ["priority": .string(androidHighPriority)],
+                              apns: apnsBlock))
         case .hms:
             return .hms(.init(token: device.token, data: fields))
         }

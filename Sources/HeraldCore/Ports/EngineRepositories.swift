@@ -4,7 +4,8 @@ import Foundation
 public protocol EventRepository: Sendable {
     /// Stores new events in one transaction — already claimed until `claimedUntil` when given (the
     /// caller fans them out itself). An event whose client id the app already used is not stored
-    /// again: the id of the first is returned in its place. Returns the ids in order.
+    /// again: the id of the first is returned in its place. Returns the ids in order. A client id
+    /// used before for a different body throws ``EventIdConflict`` and stores nothing.
     func insertEvents(_ events: [ChatEvent], claimedUntil: Date?) async throws -> [String]
     func storedEvent(appId: String, id: String) async throws -> StoredEvent?
     /// Claims up to `limit` events to fan out: pending ones first, and ones whose lease ran out
@@ -72,4 +73,16 @@ public protocol RecipientDirectory: Sendable {
     func users(appId: String, uids: [String]) async throws -> [String: User]
     /// Every token of these users.
     func tokens(appId: String, uids: [String]) async throws -> [PushToken]
+}
+
+/// An event's client id was used before for a different event: the post is refused whole.
+public struct EventIdConflict: Error, Sendable {
+    public var clientId: String
+    /// The event stored under that id first.
+    public var eventId: String
+
+    public init(clientId: String, eventId: String) {
+        self.clientId = clientId
+        self.eventId = eventId
+    }
 }

@@ -6,6 +6,9 @@ extension APIHandler {
     func putUser(_ input: Operations.PutUser.Input) async throws -> Operations.PutUser.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
+        if let uid = body.uid, uid != input.path.uid {
+            throw HeraldError.invalidField("uid", "is '\(uid)' but the path names '\(input.path.uid)'; leave it out or make them equal")
+        }
         let user = try await services.directory.putUser(appId: appId, uid: input.path.uid, UserInput(
             name: body.name, avatar: body.avatar, metadata: try body.metadata.map { try JSONBridge.object($0) }, tags: body.tags,
             locale: body.locale, timeZone: body.timeZone
@@ -16,9 +19,9 @@ extension APIHandler {
     func putUsers(_ input: Operations.PutUsers.Input) async throws -> Operations.PutUsers.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let stored = try await services.directory.putUsers(appId: appId, try body.users.map { item in
-            let user = item.value1
-            return (item.value2.uid, UserInput(name: user.name, avatar: user.avatar, metadata: try user.metadata.map { try JSONBridge.object($0) },
+        let stored = try await services.directory.putUsers(appId: appId, try body.users.enumerated().map { index, user in
+            guard let uid = user.uid else { throw HeraldError.invalidField("users[\(index)].uid", "is required") }
+            return (uid, UserInput(name: user.name, avatar: user.avatar, metadata: try user.metadata.map { try JSONBridge.object($0) },
                                                tags: user.tags, locale: user.locale, timeZone: user.timeZone))
         })
         return .ok(.init(body: .json(.init(stored: stored))))

@@ -94,7 +94,8 @@ enum Wire {
     static func event(_ stored: StoredEvent) throws -> Components.Schemas.EventSummary {
         .init(eventId: stored.event.id, clientId: stored.event.clientId, _type: stored.event.kind.rawValue,
               status: .init(rawValue: stored.status.rawValue) ?? .pending, receivedAt: stored.event.receivedAt, finishedAt: stored.finishedAt,
-              recipients: stored.recipients, event: try JSONBridge.decode(try JSONBridge.object(stored.event.body)))
+              recipients: stored.recipients, reason: stored.reason.flatMap { .init(rawValue: $0.rawValue) },
+              event: try JSONBridge.decode(stored.event.publicJSON.objectValue ?? [:]))
     }
 
     /// Only what ``ProviderConfig`` holds: settings and safe facts, never a secret.

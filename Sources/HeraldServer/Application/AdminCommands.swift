@@ -40,7 +40,10 @@ public enum AdminCommands {
     }
 
     public static func listKeys(_ configuration: HeraldConfiguration, appId: String) async throws -> [APIKeyInfo] {
-        try await withServices(configuration) { try await $0.store.keys(appId: appId) }
+        try await withServices(configuration) { services in
+            guard try await services.store.app(id: appId) != nil else { throw HeraldError.notFound("app", appId) }
+            return try await services.store.keys(appId: appId)
+        }
     }
 
     public static func rotateKey(_ configuration: HeraldConfiguration, appId: String) async throws -> IssuedAPIKey {

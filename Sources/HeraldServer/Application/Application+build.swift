@@ -21,13 +21,14 @@ public func buildApplication(
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: ErrorMiddleware())
+    let spec = try OpenAPISpec.text()
+    router.add(middleware: ErrorMiddleware(routes: RouteTable(openAPI: spec, extra: RealtimeRoutes.undocumented)))
     router.add(middleware: NULGuardMiddleware())
+    router.add(middleware: ContentTypeMiddleware())
     router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limits: configuration.rateLimits)))
     router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
     router.add(middleware: CredentialsMiddleware())
 
-    let spec = try OpenAPISpec.text()
     router.get("/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: spec)))
     }
@@ -46,11 +47,15 @@ public func buildApplication(
 
     var app = Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: RealtimeRoutes.webSocketRouter(services: services),
-            configuration: .init(ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.realtime.pingInterval), closeTimeout: .seconds(5)))
-        ),
+        server: RealtimeRoutes.server(services: services, pingInterval: configuration.realtime.pingInterval),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Herald"),
+        onServerRunning: { [logger] channel in
+            logger.info("Herald is listening", metadata: [
+                "version": "\(HeraldVersion.version)", "commit": "\(HeraldVersion.commit ?? "development")",
+                "address": "\(channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)")",
+                "database": "\(configuration.database.kind)", "engine": "\(configuration.engineWorkers ? "on" : "off")",
+            ])
+        },
         logger: logger
     )
     // Graceful shutdown goes through services in reverse order, each finishing before the next:
@@ -80,8 +85,10 @@ struct ShutdownService: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
+        logger.info("graceful shutdown: stopping the workers and closing connections")
         do {
             try await action()
+            logger.info("Herald stopped")
         } catch {
             logger.warning("shutting down failed", metadata: ["error": "\(error)"])
         }
@@ -93,7 +100,7 @@ public enum HeraldServerRunner {
     public static func serve(_ configuration: HeraldConfiguration) async throws {
         let logger = Logger(label: "herald")
         logger.info("starting Herald", metadata: [
-            "database": "\(configuration.database)", "port": "\(configuration.port)", "host": "\(configuration.host)",
+            "version": "\(HeraldVersion.version)", "database": "\(configuration.database)", "port": "\(configuration.port)", "host": "\(configuration.host)",
         ])
         let app = try await buildApplication(configuration, logger: logger)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])

@@ -272,7 +272,7 @@ extension Dashboard {
             "pushTitle": campaign.push?.title ?? "", "pushBody": campaign.push?.body ?? "",
             "hasEngagements": !stats.engaged.isEmpty,
             "engagements": stats.engaged.sorted { $0.key < $1.key }.map { ["name": $0.key, "count": $0.value] },
-            "funnel": funnel, "template": campaign.templateId as Any,
+            "funnel": funnel, "template": campaign.templateId ?? "",
         ], signedIn: signedIn, notice: notice.flatMap { notices[$0] })
     }
 }

@@ -120,7 +120,7 @@ extension Dashboard {
             fact("Basic auth user", config.basicAuthUsername)
             fact("HMS app", config.hmsAppId)
             var row: [String: Any] = ["id": credential.providerId, "kind": Self.kindLabel(credential.kind.rawValue), "enabled": config.enabled,
-                                      "facts": facts, "broken": config.brokenReason as Any]
+                                      "facts": facts, "broken": config.brokenReason ?? ""]
             if let expiry = config.certificateExpiresAt {
                 row["expires"] = DashboardFormat.date(expiry)
                 if expiry <= now {
@@ -230,12 +230,12 @@ extension Dashboard {
         ]
         if let existing {
             context["providerId"] = existing.providerId
-            context["broken"] = existing.config.brokenReason as Any
+            context["broken"] = existing.config.brokenReason ?? ""
             if let expiry = existing.config.certificateExpiresAt { context["expires"] = DashboardFormat.date(expiry) }
             context["hasSecret"] = true
         }
         if let test {
-            context["verdict"] = test["verdict"] as Any
+            if let verdict = test["verdict"] { context["verdict"] = verdict }
             context["testErrors"] = test["errors"] ?? [String: String]()
         }
         let title = existing.map { "Provider \($0.providerId)" } ?? "Add \(Self.kindLabel(kind))"

@@ -48,7 +48,7 @@ extension Dashboard {
                     "dnd": preferences.doNotDisturb.map { "\($0)" } ?? "",
                     "hasMutes": !preferences.mutes.isEmpty,
                     "mutes": preferences.mutes.map { ["conversation": $0.conversationId, "until": DashboardFormat.date($0.until)] },
-                    "deliveries": deliveries.map(Self.deliveryRow),
+                    "deliveries": try await deliveryRows(deliveries, appId: appId),
                 ], signedIn: signedIn)
             }
         }
@@ -59,15 +59,22 @@ extension Dashboard {
                 let deliveries = try await services.store.deliveries(appId: signedIn.app.id, filter: DeliveryFilter(status: status), after: cursor, limit: 50)
                 let next = deliveries.count == 50 ? deliveries.last?.id : nil
                 return view.page("events", title: "Events", section: "/dashboard/events", context: [
-                    "deliveries": deliveries.map(Self.deliveryRow), "empty": deliveries.isEmpty,
+                    "deliveries": try await deliveryRows(deliveries, appId: signedIn.app.id), "empty": deliveries.isEmpty,
                     "statuses": Self.options([""] + DeliveryStatus.allCases.map(\.rawValue), selected: status?.rawValue ?? "", labels: ["": "any"]),
-                    "next": next.map { "/dashboard/events?after=\($0)" + (status.map { "&status=\($0.rawValue)" } ?? "") } as Any,
+                    "next": next.map { "/dashboard/events?after=\($0)" + (status.map { "&status=\($0.rawValue)" } ?? "") } ?? "",
                 ], signedIn: signedIn)
             }
         }
         router.get("/dashboard/events/:eventId") { request, context in
             try await page(request) { signedIn in
                 let eventId = try context.parameters.require("eventId")
+                if FeedItem.isItemId(eventId) {
+                    // A feed item's push: its campaign (or its user) says what it was.
+                    guard let item = try await services.store.feedItems(appId: signedIn.app.id, ids: [eventId])[eventId] else {
+                        throw HeraldError.notFound("feed item", eventId)
+                    }
+                    return DashboardView.redirect(Self.feedItemLink(item))
+                }
                 guard let stored = try await services.store.storedEvent(appId: signedIn.app.id, id: eventId) else {
                     throw HeraldError.notFound("event", eventId)
                 }
@@ -83,22 +90,52 @@ extension Dashboard {
                 return view.page("event", title: "Event \(eventId)", section: "/dashboard/events", context: [
                     "id": eventId, "type": stored.event.kind.rawValue, "status": stored.status.rawValue, "recipients": stored.recipients,
                     "received": DashboardFormat.date(stored.event.receivedAt), "finished": DashboardFormat.date(stored.finishedAt),
-                    "counts": counts, "deliveries": all.map(Self.deliveryRow), "truncated": all.count >= 5_000,
-                    "body": (try? stored.event.posted?.jsonText()) ?? "",
+                    "counts": counts, "deliveries": try await deliveryRows(all, appId: signedIn.app.id), "truncated": all.count >= 5_000,
+                    "body": (try? stored.event.publicJSON.jsonText()) ?? "", "reason": stored.reason.map(Self.nobodyText) ?? "",
                 ], signedIn: signedIn)
             }
         }
     }
 
+    /// Table rows for deliveries. A feed item's push (its "event" is the item) links to its
+    /// campaign, or to its user when it was sent on its own.
+    func deliveryRows(_ deliveries: [Delivery], appId: String) async throws -> [[String: Any]] {
+        let itemIds = Set(deliveries.map(\.eventId).filter(FeedItem.isItemId))
+        let items = itemIds.isEmpty ? [:] : try await services.store.feedItems(appId: appId, ids: Array(itemIds))
+        return deliveries.map { delivery in
+            var row = Self.deliveryRow(delivery)
+            if FeedItem.isItemId(delivery.eventId) {
+                let item = items[delivery.eventId]
+                row["eventLabel"] = item?.campaignId != nil ? "campaign push" : "feed item push"
+                row["eventLink"] = item.map(Self.feedItemLink) ?? ""
+            }
+            return row
+        }
+    }
+
+    static func feedItemLink(_ item: FeedItem) -> String {
+        if let campaignId = item.campaignId { return "/dashboard/campaigns/\(pathComponent(campaignId))" }
+        return "/dashboard/users/\(pathComponent(item.uid))"
+    }
+
     static func deliveryRow(_ delivery: Delivery) -> [String: Any] {
         [
             "id": delivery.id, "event": delivery.eventId, "eventLink": "/dashboard/events/\(pathComponent(delivery.eventId))",
+            "eventLabel": "",
             "uid": delivery.uid, "userLink": "/dashboard/users/\(pathComponent(delivery.uid))", "channel": delivery.channel.rawValue,
             "target": delivery.channel == .push ? shortToken(delivery.target) : delivery.target, "provider": delivery.providerId ?? "—",
             "platform": delivery.platform?.rawValue ?? "", "status": delivery.status.rawValue, "reason": delivery.reason ?? "",
             "attempts": delivery.attempts, "providerStatus": delivery.providerStatus.map(String.init) ?? "",
             "when": DashboardFormat.date(delivery.updatedAt ?? delivery.createdAt),
         ]
+    }
+
+    static func nobodyText(_ reason: NobodyReason) -> String {
+        switch reason {
+        case .unknownUser: "Reached nobody: the receiver is not a user Herald knows (unknown_user). Sync the user with PUT /v1/users/{uid}."
+        case .unknownGroup: "Reached nobody: the group does not exist (unknown_group). Sync it with PUT /v1/groups/{guid} and its members."
+        case .noMembers: "Reached nobody: the group has no member but the sender (no_members)."
+        }
     }
 
     /// A device token's start and end (enough to recognise it).

@@ -94,7 +94,7 @@ struct Dashboard: Sendable {
     func loginPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         let token = DashboardSession.random()
         var response = view.page("login", title: "Sign in", section: "", context: [
-            "csrf": token, "error": error as Any, "next": request.uri.queryParameters.get("next") ?? "",
+            "csrf": token, "error": error ?? "", "next": request.uri.queryParameters.get("next") ?? "",
         ], signedIn: nil, status: status)
         response.headers.append(HTTPField(name: .setCookie, value: DashboardCookies.header(DashboardCookies.login, token, maxAge: 3_600, secure: secure(request))))
         return response

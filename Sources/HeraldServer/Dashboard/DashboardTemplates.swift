@@ -439,7 +439,7 @@ enum DashboardTemplates {
     <div class="table-wrap"><table class="deliveries">
       <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Channel</th><th scope="col">Target</th>
         <th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Attempts</th></tr></thead>
-      <tbody>{{#deliveries}}<tr><td>{{when}}</td><td><a href="{{eventLink}}" class="code">{{event}}</a></td><td><a href="{{userLink}}">{{uid}}</a></td>
+      <tbody>{{#deliveries}}<tr><td>{{when}}</td><td>{{#eventLink}}<a href="{{eventLink}}" class="code">{{event}}</a>{{/eventLink}}{{^eventLink}}<span class="code">{{event}}</span>{{/eventLink}}{{#eventLabel}} <span class="muted">{{eventLabel}}</span>{{/eventLabel}}</td><td><a href="{{userLink}}">{{uid}}</a></td>
         <td>{{channel}}{{#platform}} <span class="muted">{{platform}}</span>{{/platform}}</td><td class="code">{{target}}</td>
         <td><span class="status s-{{status}}">{{status}}</span>{{#providerStatus}} <span class="muted">HTTP {{providerStatus}}</span>{{/providerStatus}}</td>
         <td>{{reason}}</td><td>{{attempts}}</td></tr>{{/deliveries}}
@@ -462,7 +462,8 @@ enum DashboardTemplates {
     <dl class="facts card"><dt>Type</dt><dd>{{type}}</dd><dt>Status</dt><dd>{{status}}</dd><dt>Recipients</dt><dd>{{recipients}}</dd>
       <dt>Received</dt><dd>{{received}}</dd><dt>Finished</dt><dd>{{finished}}</dd>
       <dt>Decisions</dt><dd>{{#counts}}<span class="status s-{{status}}">{{status}}: {{count}}</span> {{/counts}}</dd></dl>
-    {{#body}}<details class="card"><summary>Posted event</summary><pre class="code">{{body}}</pre></details>{{/body}}
+    {{#reason}}<p class="notice" role="status" id="event-reason">{{reason}}</p>{{/reason}}
+    {{#body}}<details class="card"><summary>The event</summary><pre class="code">{{body}}</pre></details>{{/body}}
     <h2>Every recipient's decision</h2>
     {{> deliveries}}
     {{#truncated}}<p class="help">Showing the first 5,000.</p>{{/truncated}}

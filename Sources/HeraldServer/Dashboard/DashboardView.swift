@@ -35,7 +35,7 @@ struct DashboardView: Sendable {
     /// A whole page: `template` rendered with `context` inside the layout.
     func page(_ template: String, title: String, section: String, context: [String: Any], signedIn: DashboardSignedIn?,
               status: HTTPResponse.Status = .ok, notice: String? = nil) -> Response {
-        var context = context
+        var context = DashboardContext.normalized(context)
         if let signedIn { context["csrf"] = signedIn.session.csrf }
         let content = library.render(context, withTemplate: template) ?? ""
         var layout: [String: Any] = ["title": title, "content": content]
@@ -48,12 +48,12 @@ struct DashboardView: Sendable {
                 ["path": item.path, "label": item.label, "current": item.path == section]
             }
         }
-        return Self.html(library.render(layout, withTemplate: "layout") ?? "", status: status)
+        return Self.html(library.render(DashboardContext.normalized(layout), withTemplate: "layout") ?? "", status: status)
     }
 
     /// A template on its own (a fragment fetched by the page's script).
     func fragment(_ template: String, context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        Self.html(library.render(context, withTemplate: template) ?? "", status: status)
+        Self.html(library.render(DashboardContext.normalized(context), withTemplate: template) ?? "", status: status)
     }
 
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,10 +1,14 @@
 import HeraldCore
+import Logging
 import Metrics
 
-/// The engine's counters for Prometheus: decisions by event type, push attempts by provider,
+/// The engine's counters for Prometheus — decisions by event type, push attempts by provider,
 /// outcome and reason, events accepted, and how long fan-out batches spend deciding, sending and
-/// recording.
+/// recording — and its log lines at the default level: a summary of each batch with failures,
+/// each pruned token (its last characters only), each credential set aside.
 struct MetricsObserver: EngineObserver {
+    var logger = Logger(label: "herald.engine")
+
     func decided(_ decision: String, eventType: String) {
         Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType)]).increment()
     }
@@ -22,6 +26,34 @@ struct MetricsObserver: EngineObserver {
             Timer(label: "herald_fanout_batch_seconds", dimensions: [("phase", phase)]).recordNanoseconds(Self.nanoseconds(duration))
         }
         Counter(label: "herald_fanout_events_total").increment(by: Int64(events))
+    }
+
+    func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String) {
+        for failure in failures {
+            let metadata: Logger.Metadata = [
+                "app": "\(appId)", "provider": "\(providerId)", "kind": "\(provider)", "outcome": "\(failure.outcome)",
+                "reason": "\(failure.reason)", "count": "\(failure.count)",
+            ]
+            if failure.outcome == "retrying" {
+                logger.info("pushes will be retried", metadata: metadata)
+            } else {
+                logger.warning("pushes failed", metadata: metadata)
+            }
+        }
+    }
+
+    func tokenPruned(_ token: String, appId: String, providerId: String, reason: String) {
+        logger.info("push token pruned", metadata: ["app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)",
+                                                   "token": "\(Self.tokenHint(token))"])
+    }
+
+    func credentialSetAside(appId: String, providerId: String, reason: String) {
+        logger.error("provider credential set aside until it is changed", metadata: ["app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)"])
+    }
+
+    /// Enough of a token to find it in the delivery log, never the token.
+    static func tokenHint(_ token: String) -> String {
+        token.count > 12 ? "…" + token.suffix(6) : "…"
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -8,11 +8,20 @@ import OpenAPIRuntime
 /// Turns every error into `{"error":{"code","message","details"}}` with the right status.
 /// Nothing escapes as a bare 500: unknown errors are logged and answered as `internal`.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The API's routes, to tell a wrong method (405 with `Allow`) from a path that does not exist.
+    var routes = RouteTable()
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            let herald = Self.heraldError(from: error)
+            var herald = Self.heraldError(from: error)
+            if let routerError = error as? HTTPError, routerError.status == .notFound, let allowed = routes.methods(for: request.uri.path),
+               !allowed.contains(request.method) {
+                let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+                herald = HeraldError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.uri.path); it takes \(allow)",
+                                     details: ["allow": allow, "method": request.method.rawValue])
+            }
             if herald.kind == .internal {
                 context.logger.error("request failed", metadata: ["error": "\(Self.loggable(error))", "path": "\(request.uri.path)"])
             }
@@ -36,6 +45,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.contentType] = "application/json; charset=utf-8"
         if error.kind == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let seconds = error.details["retryAfterSeconds"] { headers[.retryAfter] = seconds }
+        if error.kind == .methodNotAllowed, let allow = error.details["allow"] { headers[.allow] = allow }
         return Response(status: status(of: error.kind), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -49,6 +59,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .payloadTooLarge: .contentTooLarge
         case .invalidField: .unprocessableContent
         case .upgradeRequired: .init(code: 426, reasonPhrase: "Upgrade Required")
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .methodNotAllowed: .methodNotAllowed
         case .tooManyRequests: .tooManyRequests
         case .unavailable: .serviceUnavailable
         case .internal: .internalServerError
@@ -71,6 +83,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return heraldError(from: error.underlyingError)
             }
             if let convertible = error.underlyingError as? any HTTPResponseConvertible {
+                if convertible.httpStatus == .unsupportedMediaType { return ContentTypeMiddleware<Context>.refusal(error.request.headerFields[.contentType]) }
                 return HeraldError(kind(for: convertible.httpStatus), error.causeDescription)
             }
             return heraldError(from: error.underlyingError)
@@ -80,7 +93,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             switch error.status {
             case .notFound: return HeraldError(.notFound, error.body ?? "no such route")
             case .contentTooLarge: return HeraldError(.payloadTooLarge, "the request body is too large")
-            case .methodNotAllowed: return HeraldError(.badRequest, code: "method_not_allowed", "this method is not allowed on this route")
+            case .methodNotAllowed: return HeraldError(.methodNotAllowed, "this method is not allowed on this route")
             default: return HeraldError(kind(for: error.status), code: kind(for: error.status) == .badRequest ? "bad_request" : nil, error.body ?? error.status.reasonPhrase)
             }
         case let error as any HTTPResponseConvertible:
@@ -95,8 +108,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 401: .unauthorized
         case 403: .forbidden
         case 404: .notFound
+        case 405: .methodNotAllowed
         case 409: .conflict
         case 413: .payloadTooLarge
+        case 415: .unsupportedMediaType
         case 422: .invalidField
         case 503: .unavailable
         case 400..<500: .badRequest
@@ -116,8 +131,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return HeraldError(.badRequest, code: "malformed_json", "the request body is not valid JSON")
+        case .dataCorrupted(let context) where context.debugDescription.hasPrefix("Additional properties are disabled"):
+            // A closed object with a key it does not know: a typo, or a field of another request.
+            return .invalidField(path(context.codingPath), "is not a field of this request")
         case .dataCorrupted(let context):
             return .invalidField(path(context.codingPath), "has a value that is not allowed")
+        case .keyNotFound(let key, let context) where context.debugDescription.contains("discriminator value"):
+            // A oneOf's discriminator (a provider's kind) with a value it does not list.
+            let given = context.debugDescription.split(separator: "'").dropFirst().first.map(String.init) ?? ""
+            let field = path(context.codingPath, key)
+            let allowed = OpenAPIFacts.discriminatorValues[key.stringValue].map { "; use one of " + $0.joined(separator: ", ") } ?? ""
+            return .invalidField(field, "'\(given)' is not one of the values this field takes\(allowed)")
         case .keyNotFound(let key, let context):
             return .invalidField(path(context.codingPath, key), "is required")
         case .typeMismatch(let type, let context):

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldModels
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 
@@ -76,17 +77,42 @@ extension RealtimeService {
 /// or `?authToken=` (browsers cannot set headers on a WebSocket).
 enum RealtimeRoutes {
     static let path = "/v1/me/ws"
+    /// Routes the OpenAPI document does not list, for ``RouteTable``.
+    static let undocumented: [String: [HTTPRequest.Method]] = [
+        path: [.get], "/openapi.yaml": [.get], "/card-schema.json": [.get], "/metrics": [.get],
+    ]
 
     static func bearer(_ request: Request) -> String? {
-        if let authorization = request.headers[.authorization] {
+        bearer(authorization: request.headers[.authorization], target: request.uri.description)
+    }
+
+    /// HTTP/1 with this path's WebSocket upgrade. An upgrade with no, bad or revoked credentials
+    /// is not attempted: ``AuthenticatedUpgradeChannel`` hands it to the HTTP router as a plain
+    /// `GET`, which answers `401` with the error body (``register(on:services:)``).
+    static func server(services: HeraldServices, pingInterval: Duration) -> HTTPServerBuilder {
+        let responder = webSocketRouter(services: services).buildResponder()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: pingInterval), closeTimeout: .seconds(5)))
+        return HTTPServerBuilder { httpResponder in
+            AuthenticatedUpgradeChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder, configuration: configuration),
+                path: path
+            ) { head in
+                (try? await services.authenticator.user(bearer: bearer(authorization: head.headers["authorization"].first, target: head.uri))) != nil
+            }
+        }
+    }
+
+    static func bearer(authorization: String?, target: String) -> String? {
+        if let authorization {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }
         }
-        return request.uri.queryParameters.get("authToken")
+        return URLComponents(string: target)?.queryItems?.first { $0.name == "authToken" }?.value
     }
 
-    /// The upgrade router. A request it does not upgrade (no or bad credentials) goes on to the
-    /// HTTP router, which answers it with a structured error.
+    /// The upgrade router: upgrades a request whose credentials hold (checked again here, as the
+    /// session may have ended since the gate let it through).
     static func webSocketRouter(services: HeraldServices) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.ws(RouterPath(stringLiteral: path)) { request, _ in

@@ -31,6 +31,14 @@ public enum DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `sqlite` or `postgres`.
+    public var kind: String {
+        switch self {
+        case .sqlite: "sqlite"
+        case .postgres: "postgres"
+        }
+    }
+
     /// Printable without the password.
     public var description: String {
         switch self {

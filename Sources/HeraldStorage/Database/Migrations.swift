@@ -192,6 +192,10 @@ extension SQLStore {
             "CREATE INDEX api_keys_by_hash_prefix ON api_keys (substr(key_hash, 1, 16))",
             "CREATE INDEX sessions_by_hash_prefix ON sessions (substr(token_hash, 1, 16))",
         ]),
+        // Why a finished event reached nobody (unknown user or group, a group with no members).
+        Migration(version: 8, name: "event reason", statements: [
+            "ALTER TABLE events ADD COLUMN reason TEXT",
+        ]),
     ]
 
     /// Every migration's version, in order.

@@ -22,14 +22,21 @@ extension SQLStore: EventRepository {
                 for row in chunk { insert = insert.values(row) }
                 try await insert.ignoringConflicts().run()
             }
-            // A client id already used keeps its first event.
+            // A client id already used keeps its first event, when it is the same event: posted
+            // again with another body, the whole post is refused (and rolled back).
             var byClientId: [String: String] = [:]
             let clientIds = events.compactMap(\.clientId)
+            let posted = Dictionary(events.compactMap { event in event.clientId.map { ($0, event) } }, uniquingKeysWith: { first, _ in first })
             if let appId = events.first?.appId, !clientIds.isEmpty {
                 for chunk in clientIds.chunks(of: Self.rowChunk) {
-                    for row in try await db.select().columns("id", "client_id").from("events")
+                    for row in try await db.select().columns("id", "client_id", "body").from("events")
                         .where("app_id", .equal, appId).where("client_id", .in, chunk).all() {
-                        byClientId[try row.string("client_id")] = try row.string("id")
+                        let clientId = try row.string("client_id"), id = try row.string("id")
+                        if let event = posted[clientId], event.id != id, let body = event.posted,
+                           (try? JSONValue(jsonText: try row.string("body"))) != body {
+                            throw EventIdConflict(clientId: clientId, eventId: id)
+                        }
+                        byClientId[clientId] = id
                     }
                 }
             }
@@ -65,13 +72,13 @@ extension SQLStore: EventRepository {
             // taken over and moved on by another worker records nothing.
             var recorded = Set<String>()
             // Finished events, in one statement per (recipient count, starting cursor): mostly one.
-            let finished = Dictionary(grouping: steps.filter(\.done)) { StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor) }
+            let finished = Dictionary(grouping: steps.filter(\.done)) { StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor, reason: $0.reason) }
             for (start, group) in finished {
                 for chunk in group.map(\.eventId).chunks(of: Self.rowChunk) {
                     let rows = try await db.update("events")
                         .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
                         .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
-                        .set("recipients", to: SQLRaw("recipients + \(start.recipients)"))
+                        .set("recipients", to: SQLRaw("recipients + \(start.recipients)")).set("reason", to: start.reason?.rawValue)
                         .where("id", .in, chunk).where("status", .notEqual, StoredEvent.Status.done.rawValue)
                         .where(Self.cursorIs(start.fromCursor))
                         .returning("id").all()
@@ -136,6 +143,7 @@ extension SQLStore: EventRepository {
     private struct StepStart: Hashable {
         var recipients: Int
         var fromCursor: String?
+        var reason: NobodyReason?
     }
 
     /// `cursor` is this value (NULL included).
@@ -164,7 +172,8 @@ extension SQLStore: EventRepository {
             try StoredJSON.value(EventBody.self, from: $0)
         }
         return StoredEvent(event: event, status: StoredEvent.Status(rawValue: try row.string("status")) ?? .pending,
-                           cursor: try row.optionalString("cursor"), recipients: try row.int("recipients"), finishedAt: try row.optionalDate("finished_at"))
+                           cursor: try row.optionalString("cursor"), recipients: try row.int("recipients"), finishedAt: try row.optionalDate("finished_at"),
+                           reason: try row.optionalString("reason").flatMap(NobodyReason.init(rawValue:)))
     }
 }
 

@@ -179,6 +179,12 @@ public final class FCMStandIn: Sendable {
                 }
             }
         }
+        // The v1 API reads enums by their names: AndroidMessagePriority is NORMAL or HIGH.
+        if let android = message["android"] as? [String: Any], let priority = android["priority"], !["NORMAL", "HIGH"].contains(priority as? String ?? "") {
+            return status(400, "INVALID_ARGUMENT",
+                          "Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), \"\(priority)\"",
+                          fcmError: "INVALID_ARGUMENT")
+        }
         guard request.body.count <= 4096 + 200 else { return status(400, "INVALID_ARGUMENT", "Request contains an invalid argument.") }
         let token = message["token"] as? String ?? ""
         let fault = state.faults?.decide(key: token)
