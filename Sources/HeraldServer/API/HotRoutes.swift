@@ -16,9 +16,7 @@ enum HotRoutes {
     static func register<Context: RequestContext>(on router: Router<Context>, services: HeraldServices) {
         router.post("/v1/events") { request, _ -> Response in
             let appId = try await services.authenticator.admin(bearer: RequestCredentials.bearer, expectedAppId: RequestCredentials.appHeader)
-            if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
-                throw HeraldError(.badRequest, code: "unsupported_media_type", "the body must be application/json")
-            }
+            guard JSONContentType.matches(request.headers[.contentType]) else { throw JSONContentType.refusal(request.headers[.contentType]) }
             var request = request
             let body = try await request.collectBody(upTo: .max)
             let json: JSONValue

@@ -78,3 +78,34 @@ public enum AdminCommands {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension AdminCommands {
+    /// `herald backup --to FILE`: a consistent copy of a SQLite database, taken while the server
+    /// keeps serving.
+    public static func backup(_ configuration: HeraldConfiguration, to path: String) async throws {
+        let store = try await SQLStore.open(configuration.database, logger: logger, migrate: false)
+        do {
+            try await store.backup(to: path)
+            try await store.shutdown()
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+    }
+
+    /// `herald restore --from FILE`: the backup in place of the configured SQLite database
+    /// (which must not exist unless `replace`), migrated to this version. Returns the schema
+    /// version the backup had.
+    public static func restore(_ configuration: HeraldConfiguration, from path: String, replace: Bool) async throws -> Int {
+        try await SQLStore.restore(from: path, to: configuration.database, replace: replace)
+    }
+
+    /// What to say about the secret key after a backup or a restore.
+    public static func secretKeyAdvice(_ configuration: HeraldConfiguration) -> String {
+        if configuration.secretKey != nil {
+            return "provider secrets open only with the same HERALD_SECRET_KEY: keep it with the backup (it is not in the file)"
+        }
+        let keyFile = (configuration.resolvedDataFolder as NSString).appendingPathComponent("secret.key")
+        return "provider secrets open only with the key file \(keyFile): copy it beside the restored database (it is not in the backup)"
+    }
+}

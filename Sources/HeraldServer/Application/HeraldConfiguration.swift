@@ -23,6 +23,8 @@ public struct HeraldConfiguration: Sendable {
     /// `HERALD_USER_RATE_LIMIT`; 0 is no limit), bursts of twice that.
     public var rateLimits = RateLimits()
     public var logLevel: Logger.Level
+    /// `json` (one object per line, the default) or `text` (`HERALD_LOG_FORMAT`).
+    public var logFormat = "json"
     /// Provider endpoints and extra trust roots (`HERALD_APNS_*_URL`, `HERALD_FCM_*URL`, `HERALD_CA_FILE`).
     public var providerEndpoints = ProviderEndpoints()
     /// WebSocket ping period and, with PostgreSQL, heartbeat timings (`HERALD_WS_PING_SECONDS`).
@@ -62,7 +64,8 @@ public struct HeraldConfiguration: Sendable {
         if let bytes = environment["HERALD_MAX_BODY_BYTES"].flatMap(Int.init), bytes > 0 { configuration.maxBodyBytes = bytes }
         if let rate = environment["HERALD_RATE_LIMIT"].flatMap(Double.init) { configuration.rateLimits.apiKey = rate > 0 ? .init(rate: rate) : nil }
         if let rate = environment["HERALD_USER_RATE_LIMIT"].flatMap(Double.init) { configuration.rateLimits.userToken = rate > 0 ? .init(rate: rate) : nil }
-        if let level = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { configuration.logLevel = level }
+        if let level = environment["HERALD_LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) { configuration.logLevel = level }
+        if let format = environment["HERALD_LOG_FORMAT"]?.lowercased(), format == "text" { configuration.logFormat = format }
         configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
         if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 { configuration.realtime.pingInterval = .seconds(seconds) }
         if let seconds = environment["HERALD_ENGINE_LEASE_SECONDS"].flatMap(Double.init), seconds >= 1 { configuration.engineLease = seconds }

@@ -35,9 +35,9 @@ public struct JSONLogHandler: LogHandler {
 }
 
 public enum HeraldLogging {
-    /// JSON lines unless `HERALD_LOG_FORMAT=text`.
-    public static func bootstrap(level: Logger.Level) {
-        let text = ProcessInfo.processInfo.environment["HERALD_LOG_FORMAT"]?.lowercased() == "text"
+    /// JSON lines unless the format is `text` (`HERALD_LOG_FORMAT`, `log.format`).
+    public static func bootstrap(level: Logger.Level, format: String = ProcessInfo.processInfo.environment["HERALD_LOG_FORMAT"] ?? "json") {
+        let text = format.lowercased() == "text"
         LoggingSystem.bootstrap { label in
             if text {
                 var handler = StreamLogHandler.standardError(label: label)

@@ -83,7 +83,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return heraldError(from: error.underlyingError)
             }
             if let convertible = error.underlyingError as? any HTTPResponseConvertible {
-                if convertible.httpStatus == .unsupportedMediaType { return ContentTypeMiddleware<Context>.refusal(error.request.headerFields[.contentType]) }
+                if convertible.httpStatus == .unsupportedMediaType { return JSONContentType.refusal(error.request.headerFields[.contentType]) }
                 return HeraldError(kind(for: convertible.httpStatus), error.causeDescription)
             }
             return heraldError(from: error.underlyingError)

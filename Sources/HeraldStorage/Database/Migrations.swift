@@ -203,8 +203,9 @@ extension SQLStore {
 
     /// Applies the migrations not yet applied; safe to run from several processes at once
     /// (PostgreSQL: an advisory lock; SQLite: `BEGIN IMMEDIATE`). Returns the versions applied.
+    /// - Parameter version: stop after this version (the migration-path tests build every earlier schema).
     @discardableResult
-    public func migrate() async throws -> [Int] {
+    public func migrate(through version: Int? = nil) async throws -> [Int] {
         let dialect = self.dialect
         return try await transaction { db in
             if dialect == .postgres {
@@ -217,7 +218,7 @@ extension SQLStore {
                 """).run()
             let applied = Set(try await db.raw("SELECT version FROM herald_migrations").all().map { try $0.int("version") })
             var done: [Int] = []
-            for migration in Self.migrations where !applied.contains(migration.version) {
+            for migration in Self.migrations where !applied.contains(migration.version) && migration.version <= (version ?? .max) {
                 for statement in migration.statements {
                     try await db.raw(SQLQueryString(statement)).run()
                 }
