@@ -55,4 +55,95 @@ struct OperatorOutputTests {
         #expect(line("graceful shutdown: stopping the workers and closing connections") != nil, "\(process.logText.suffix(1_000))")
         #expect(line("Herald stopped") != nil, "\(process.logText.suffix(1_000))")
     }
+
+    @Test func metricsHaveTheirOwnPortAndSayWhatAnOperatorWatches() async throws {
+        let metricsPort = try HeraldProcess.freePort()
+        let world = try await ProcessWorld.make(.sqlite, name: "Metrics", extra: ["HERALD_METRICS_PORT": String(metricsPort)])
+        defer { Task { await world.close() } }
+        let process = try await HeraldProcess.start(environment: world.environment)
+        defer { process.kill(SIGTERM) }
+        try await world.addProviders(process)
+        let tokens = try await world.addUsers(process, count: 2)
+        #expect(try await world.call(process, .POST, "/v1/events", EngineWorld.message(from: "u0001", to: "u0000")).status == 202)
+        let session = try await world.call(process, .POST, "/v1/users/u0001/sessions", [String: Any]())
+        let socket = try await RealtimeTestClient.connect(port: process.port, token: try #require(session["authToken"] as? String))
+        _ = socket
+        // The API's port no longer serves them.
+        #expect(try await world.call(process, .GET, "/metrics").status == 404)
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        repeat {
+            try await Task.sleep(for: .milliseconds(300))
+            text = (try? await HTTPTestClient.shared.request(.GET, "http://127.0.0.1:\(metricsPort)/metrics"))?.text ?? ""
+        } while ContinuousClock.now < deadline
+            && !(text.contains("herald_provider_request_seconds_bucket") && text.contains("herald_websockets_open 1") && text.contains("herald_outbox_depth_by_app"))
+        #expect(text.contains(#"herald_provider_request_seconds_bucket{provider="apns""#), "no provider latency histogram:\n\(text.prefix(3_000))")
+        #expect(text.contains("herald_websockets_open 1"), "open WebSockets not counted")
+        #expect(text.contains("herald_outbox_depth_by_app{app="), "no outbox depth per app")
+        _ = tokens
+    }
+
+    @Test func certificateExpiryIsAGaugeOfSecondsLeft() async throws {
+        let metricsPort = try HeraldProcess.freePort()
+        let world = try await ProcessWorld.make(.sqlite, name: "Expiry", extra: ["HERALD_METRICS_PORT": String(metricsPort)])
+        defer { Task { await world.close() } }
+        let first = try await HeraldProcess.start(environment: world.environment)
+        let created = try await world.call(first, .POST, "/v1/push/providers", [
+            "providerId": "apns-cert", "kind": "apns", "auth": "certificate", "bundleId": "com.acme.app",
+            "p12": try Fixtures.p12("apns-valid"), "password": Fixtures.p12Password,
+        ])
+        #expect(created.status == 201, "\(created.text)")
+        first.kill(SIGTERM)
+        while first.process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        // Measured when the server starts, then every minute.
+        let second = try await HeraldProcess.start(environment: world.environment)
+        defer { second.kill(SIGTERM) }
+        var line: Substring?
+        let deadline = ContinuousClock.now + .seconds(15)
+        while line == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            let text = (try? await HTTPTestClient.shared.request(.GET, "http://127.0.0.1:\(metricsPort)/metrics"))?.text ?? ""
+            line = text.split(separator: "\n").first { $0.hasPrefix("herald_apns_certificate_expiry_seconds{") && $0.contains(#"provider="apns-cert""#) }
+        }
+        let seconds = try #require(line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }, "no certificate expiry gauge")
+        #expect(seconds > 86_400, "the test certificate is valid for longer than a day: \(seconds)")
+    }
+
+    @Test func oneTracePerEventFromTheAPIThroughFanOutToTheProvider() async throws {
+        let receiver = try await OTLPReceiver.start()
+        defer { receiver.shutdown() }
+        let world = try await ProcessWorld.make(.sqlite, name: "Traces", extra: [
+            "HERALD_OTEL_ENDPOINT": receiver.endpoint, "HERALD_OTEL_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "200",
+        ])
+        defer { Task { await world.close() } }
+        let process = try await HeraldProcess.start(environment: world.environment)
+        defer { process.kill(SIGTERM) }
+        try await world.addProviders(process)
+        let tokens = try await world.addUsers(process, count: 2)
+        let posted = try await world.call(process, .POST, "/v1/events", EngineWorld.message(from: "u0001", to: "u0000"))
+        let eventId = try #require((posted["eventIds"] as? [String])?.first)
+
+        var fanOut: OTLPReceiver.Span?
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            fanOut = receiver.spans.first { $0.name == "herald.fanout" && $0.attributes["herald.event.id"] == eventId }
+            if let fanOut, receiver.spans.contains(where: { $0.name == "herald.send" && $0.parentSpanId == fanOut.spanId }) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let spans = receiver.spans
+        let fan = try #require(fanOut, "no fan-out span: \(spans.map(\.name))")
+        // The request's span is the parent of the event's fan-out: one trace.
+        let request = try #require(spans.first { $0.spanId == fan.parentSpanId }, "the fan-out's parent is not among \(spans.map(\.name))")
+        #expect(request.name == "/v1/events" && request.traceId == fan.traceId)
+        #expect(fan.attributes["herald.event.type"] == "message" && fan.attributes["herald.recipients"] == "1" && fan.attributes["herald.app"] != nil,
+                "\(fan.attributes)")
+        let decide = spans.first { $0.name == "herald.decide" && $0.parentSpanId == fan.spanId }
+        #expect(decide?.attributes["herald.decisions.push"] == "1", "\(String(describing: decide?.attributes))")
+        let send = try #require(spans.first { $0.name == "herald.send" && $0.parentSpanId == fan.spanId })
+        #expect(send.traceId == fan.traceId && send.attributes["herald.provider"] == "apns" && send.attributes["herald.outcome"] == "delivered",
+                "\(send.attributes)")
+        // Never a token or a secret.
+        let everything = spans.flatMap { $0.attributes.values }.joined(separator: " ")
+        #expect(tokens.values.allSatisfy { !everything.contains($0) } && !everything.contains(world.apiKey))
+    }
 }

@@ -5,7 +5,8 @@ import Testing
 /// The README's commands, run as written: every ```` ```sh ```` or ```` ```bash ```` block, in
 /// order, in one shell (a block marked `<!-- readme-test: skip … -->` on the line before it is
 /// left out: the two set-up lines at the top). The commands run in a fresh folder that holds the
-/// files they read (`service-account.json`, `AuthKey_ABC123DEFG.p8`, `apns.p12`), against local
+/// files they read (`service-account.json`, `AuthKey_ABC123DEFG.p8`, `apns.p12`, the example
+/// configuration file), against local
 /// stand-ins for APNs and FCM (the environment points Herald at them, as an operator would with
 /// `HERALD_APNS_SANDBOX_URL` and friends), with two shims on `PATH`: `swift run herald …` runs
 /// the `herald` already built (no second build racing the first), and `curl` fails on an HTTP
@@ -98,6 +99,9 @@ struct ReadmeTests {
         try write("service-account.json", try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount()))
         try write("AuthKey_ABC123DEFG.p8", Data(world.apnsKeyPEM.utf8))
         try write("apns.p12", Data(base64Encoded: try Fixtures.p12("apns-valid"))!)
+        // The example configuration file, where a clone has it.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("deploy"), withIntermediateDirectories: true)
+        try write("deploy/herald.example.yaml", Data(contentsOf: Self.root.appendingPathComponent("deploy/herald.example.yaml")))
         try write("bin/swift", Data("""
             #!/bin/bash
             # `swift run herald …` → the herald this test suite built.
@@ -147,5 +151,8 @@ struct ReadmeTests {
         #expect(toTablet.count >= 3, "FCM got \(toTablet.count) messages for Ana's tablet:\n\(run.output.suffix(3_000))")
         #expect(toPhone.contains { String(decoding: $0.body, as: UTF8.self).contains("Hello!") }, "the README's message did not reach the iPhone")
         #expect(run.output.contains("fit_"), "the campaign's card is not in Ana's feed")
+        // The backup was restored into a new folder, beside its key file.
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("restored/herald.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("restored/secret.key").path))
     }
 }

@@ -14,25 +14,28 @@ public struct ChatEvent: Sendable, Equatable {
     /// received gives the same body, for a fraction of the cost of encoding the body. Nil for
     /// Herald's own events (a session's end), which are stored encoded.
     public var posted: JSONValue?
+    /// The W3C `traceparent` of the request that posted it, when it was traced.
+    public var traceParent: String?
 
-    public init(id: String, appId: String, clientId: String?, receivedAt: Date, body: EventBody, posted: JSONValue? = nil) {
+    public init(id: String, appId: String, clientId: String?, receivedAt: Date, body: EventBody, posted: JSONValue? = nil, traceParent: String? = nil) {
         self.id = id
         self.appId = appId
         self.clientId = clientId
         self.receivedAt = receivedAt
         self.body = body
         self.posted = posted
+        self.traceParent = traceParent
     }
 
     /// An event read back from storage: `text` is either the event as posted or the body encoded.
-    public static func stored(id: String, appId: String, clientId: String?, receivedAt: Date, text: String,
+    public static func stored(id: String, appId: String, clientId: String?, receivedAt: Date, text: String, traceParent: String? = nil,
                               decode: (String) throws -> EventBody) throws -> ChatEvent {
         let value = try JSONValue(jsonText: text)
         if case .object(let object) = value, case .string = object["type"] {
             let body = try EventParser.parse(value, now: receivedAt).body
-            return ChatEvent(id: id, appId: appId, clientId: clientId, receivedAt: receivedAt, body: body, posted: value)
+            return ChatEvent(id: id, appId: appId, clientId: clientId, receivedAt: receivedAt, body: body, posted: value, traceParent: traceParent)
         }
-        return ChatEvent(id: id, appId: appId, clientId: clientId, receivedAt: receivedAt, body: try decode(text))
+        return ChatEvent(id: id, appId: appId, clientId: clientId, receivedAt: receivedAt, body: try decode(text), traceParent: traceParent)
     }
 
     public var kind: EventKind { body.kind }

@@ -123,6 +123,7 @@ public struct Dispatcher: Sendable {
         var pruned = Set<String>()
         for ((delivery, _), result) in zip(sendable, results) {
             ports.observer.attempted(provider: credential.kind.rawValue, outcome: result.outcome.name, reason: result.reason)
+            if result.latency > .zero { ports.observer.providerAnswered(provider: credential.kind.rawValue, after: result.latency) }
             let attempts = delivery.attempts + 1
             switch result.outcome {
             case .delivered:

@@ -14,6 +14,8 @@ public protocol EngineObserver: Sendable {
     func tokenPruned(_ token: String, appId: String, providerId: String, reason: String)
     /// A credential the provider refused was set aside until it is changed.
     func credentialSetAside(appId: String, providerId: String, reason: String)
+    /// How long a provider took to answer one push (`provider`: apns, fcm, hms, custom).
+    func providerAnswered(provider: String, after latency: Duration)
 }
 
 /// A count of pushes of one batch that ended alike.
@@ -34,6 +36,7 @@ extension EngineObserver {
     public func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String) {}
     public func tokenPruned(_ token: String, appId: String, providerId: String, reason: String) {}
     public func credentialSetAside(appId: String, providerId: String, reason: String) {}
+    public func providerAnswered(provider: String, after latency: Duration) {}
 }
 
 public struct SilentObserver: EngineObserver {

@@ -37,12 +37,14 @@ public struct EventIntake: Sendable {
         }
         var parsed: [ChatEvent] = []
         var clientIds = Set<String>()
+        let traceParent = EventTracing.currentTraceParent()
         for (value, path) in items {
             let event = try EventParser.parse(value, path: path, now: now)
             if let clientId = event.clientId, !clientIds.insert(clientId).inserted {
                 throw HeraldError.invalidField(path.isEmpty ? "id" : path + ".id", "is used twice in this post")
             }
-            parsed.append(ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body, posted: value))
+            parsed.append(ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body, posted: value,
+                                    traceParent: traceParent))
         }
         guard let handOff, handOff.reserve(parsed.count) else {
             let ids = try await insert(parsed, claimedUntil: nil, paths: items.map(\.1))

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModels
+import Tracing
 
 /// Turns stored events into deliveries and sends them: takes events handed over by the intake
 /// (or claims them from the table), works out one page of recipients per event (a group's
@@ -62,15 +63,19 @@ public struct FanOut: Sendable {
         defer { handOff.release(held) }
         let clock = ContinuousClock()
         let started = clock.now
+        let traced = EventTracing.isOn ? TracedPhases(start: DefaultTracerClock.now) : nil
         var plan = Plan()
         for (appId, events) in Dictionary(grouping: batch, by: \.event.appId) {
             try await self.plan(appId: appId, events: events, now: now, into: &plan)
         }
         let decided = clock.now
+        traced?.decided = DefaultTracerClock.now
         defer { for (appId, keys) in plan.unreadInFlight { ledger.add(appId: appId, keys, by: -1) } }
         let toSend = plan.steps.flatMap { $0.deliveries.filter { $0.status == .sending } }
+        let decisions = traced == nil ? [:] : Dictionary(plan.steps.map { ($0.eventId, TracedPhases.decisions(of: $0.deliveries)) }, uniquingKeysWith: { $1 })
         let updates = await dispatcher.send(toSend, events: plan.events, countsAreCurrent: true)
         let sent = clock.now
+        traced?.sent = DefaultTracerClock.now
         let outcomes = Dictionary(updates.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         for index in plan.steps.indices {
             for position in plan.steps[index].deliveries.indices {
@@ -79,6 +84,13 @@ public struct FanOut: Sendable {
         }
         let recorded = try await ports.events.commitFanOut(plan.steps, at: now)
         ports.observer.fannedOut(events: batch.count, decide: decided - started, send: sent - decided, record: clock.now - sent)
+        if let traced {
+            traced.recorded = DefaultTracerClock.now
+            let traceParents = Dictionary(batch.map { ($0.event.id, $0.event.traceParent) }, uniquingKeysWith: { a, _ in a })
+            for step in plan.steps where recorded.contains(step.eventId) {
+                traced.trace(step, event: plan.events[step.eventId], traceParent: traceParents[step.eventId] ?? nil, decisions: decisions[step.eventId] ?? [:])
+            }
+        }
         // An event another worker took over (and recorded first) is its to go on with.
         handOff.requeue(plan.nextPages.filter { recorded.contains($0.event.id) })
         for item in plan.inApp where recorded.contains(item.eventId) {

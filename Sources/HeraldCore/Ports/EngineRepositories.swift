@@ -38,6 +38,8 @@ public protocol DeliveryRepository: Sendable {
     func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int]
     /// Deliveries waiting (pending or sending), all apps.
     func outboxDepth() async throws -> Int
+    /// Deliveries waiting (pending or sending), by app.
+    func outboxDepthByApp() async throws -> [String: Int]
     /// The app's deliveries created from `since` to `now`, counted per bucket of `bucketSeconds`,
     /// per provider, and the most frequent reasons of failed and skipped ones.
     func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// Builds the HTTP application. The executable and the tests both call this.
 /// - Parameter services: already opened services (tests); nil opens the configured database.
 public func buildApplication(
-    _ configuration: HeraldConfiguration, services: HeraldServices? = nil, logger: Logger? = nil
+    _ configuration: HeraldConfiguration, services: HeraldServices? = nil, logger: Logger? = nil, background: [any Service] = []
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "herald")
     logger.logLevel = configuration.logLevel
@@ -19,6 +19,8 @@ public func buildApplication(
     let registry = HeraldMetrics.registry
 
     let router = Router(context: BasicRequestContext.self)
+    // A span per request when traces are exported; its context goes with each event it accepts.
+    if configuration.otelEndpoint != nil { router.add(middleware: TracingMiddleware()) }
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     let spec = try OpenAPISpec.text()
@@ -36,7 +38,9 @@ public func buildApplication(
     router.get("/card-schema.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/schema+json"], body: .init(byteBuffer: ByteBuffer(string: cardSchema)))
     }
-    router.get("/metrics") { _, _ in
+    // `/metrics` on its own port when one is set (so that it need not face the internet).
+    let metricsRouter = configuration.metricsPort == nil ? router : Router(context: BasicRequestContext.self)
+    metricsRouter.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
     try APIHandler(services: services).registerHandlers(on: GeneratedRoutes(base: router, skipping: HotRoutes.operations),
@@ -61,6 +65,13 @@ public func buildApplication(
     // Graceful shutdown goes through services in reverse order, each finishing before the next:
     // the workers stop, then the database and provider connections close.
     app.addServices(ShutdownService(logger: logger) { try await services.shutdown() }, RealtimeBackgroundService(realtime: services.realtime))
+    for service in background { app.addServices(service) }
+    if let metricsPort = configuration.metricsPort {
+        var metricsLogger = logger
+        metricsLogger.logLevel = .warning
+        app.addServices(Application(router: metricsRouter, configuration: .init(address: .hostname(configuration.host, port: metricsPort), serverName: "Herald"),
+                                    logger: metricsLogger))
+    }
     if configuration.engineWorkers {
         app.addServices(DeliveryEngineService(engine: services.engine, logger: logger), MaintenanceService(services: services, logger: logger),
                         CampaignService(services: services, logger: logger))
@@ -102,7 +113,10 @@ public enum HeraldServerRunner {
         logger.info("starting Herald", metadata: [
             "version": "\(HeraldVersion.version)", "database": "\(configuration.database)", "port": "\(configuration.port)", "host": "\(configuration.host)",
         ])
-        let app = try await buildApplication(configuration, logger: logger)
+        // The tracer is bootstrapped first (once per process); its exporter runs beside the server.
+        let tracing: [any Service] = try configuration.otelEndpoint.map { [try HeraldTracing.bootstrap(endpoint: $0, protocol: configuration.otelProtocol)] } ?? []
+        if let endpoint = configuration.otelEndpoint { logger.info("exporting traces", metadata: ["endpoint": "\(endpoint)", "protocol": "\(configuration.otelProtocol)"]) }
+        let app = try await buildApplication(configuration, logger: logger, background: tracing)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }

@@ -35,6 +35,13 @@ public struct HeraldConfiguration: Sendable {
     /// How long a claimed event or delivery belongs to its process before another may take it
     /// over (`HERALD_ENGINE_LEASE_SECONDS`): the longest a killed process's work waits.
     public var engineLease: TimeInterval = 60
+    /// Serve `/metrics` on this port only (`HERALD_METRICS_PORT`), not on the API's.
+    public var metricsPort: Int?
+    /// An OpenTelemetry collector's OTLP/HTTP address (`HERALD_OTEL_ENDPOINT`): traces are exported
+    /// there; none are made when nil.
+    public var otelEndpoint: String?
+    /// `http/protobuf` (the default) or `http/json` (`HERALD_OTEL_PROTOCOL`).
+    public var otelProtocol = "http/protobuf"
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,
@@ -69,6 +76,9 @@ public struct HeraldConfiguration: Sendable {
         configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
         if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 { configuration.realtime.pingInterval = .seconds(seconds) }
         if let seconds = environment["HERALD_ENGINE_LEASE_SECONDS"].flatMap(Double.init), seconds >= 1 { configuration.engineLease = seconds }
+        if let port = environment["HERALD_METRICS_PORT"].flatMap(Int.init), port > 0 { configuration.metricsPort = port }
+        if let endpoint = environment["HERALD_OTEL_ENDPOINT"], !endpoint.isEmpty { configuration.otelEndpoint = endpoint }
+        if let wire = environment["HERALD_OTEL_PROTOCOL"], !wire.isEmpty { configuration.otelProtocol = wire }
         return configuration
     }
 

@@ -5,7 +5,7 @@ import Logging
 /// `log.level`), the environment variable that sets it, and what a value must be.
 public struct HeraldSetting: Sendable {
     public enum Kind: Sendable {
-        case text, url, database, port, positiveInt, nonNegativeNumber, positiveNumber, flag, logLevel, logFormat, file
+        case text, url, database, port, positiveInt, nonNegativeNumber, positiveNumber, flag, logLevel, logFormat, file, otlpProtocol
     }
 
     public var key: String
@@ -34,6 +34,10 @@ public struct HeraldSetting: Sendable {
               help: "accept webhook URLs on loopback and private networks"),
         .init(key: "webhooks.timeoutMs", environment: "HERALD_WEBHOOK_TIMEOUT_MS", kind: .positiveInt, help: "how long a webhook may take to answer"),
         .init(key: "realtime.pingSeconds", environment: "HERALD_WS_PING_SECONDS", kind: .positiveInt, help: "WebSocket ping period"),
+        .init(key: "otel.endpoint", environment: "HERALD_OTEL_ENDPOINT", kind: .url,
+              help: "an OpenTelemetry collector's OTLP/HTTP address, e.g. http://collector:4318 (traces go to /v1/traces); no traces when unset"),
+        .init(key: "otel.protocol", environment: "HERALD_OTEL_PROTOCOL", kind: .otlpProtocol, help: "http/protobuf (the default) or http/json"),
+        .init(key: "metrics.port", environment: "HERALD_METRICS_PORT", kind: .port, help: "serve /metrics on this port only, not on the API's"),
         .init(key: "engine.leaseSeconds", environment: "HERALD_ENGINE_LEASE_SECONDS", kind: .positiveNumber,
               help: "how long a claimed event belongs to its process"),
         .init(key: "providers.apnsSandboxURL", environment: "HERALD_APNS_SANDBOX_URL", kind: .url, help: "APNs development host"),
@@ -84,6 +88,8 @@ public struct HeraldSetting: Sendable {
             return ["json", "text"].contains(value.lowercased()) ? nil : "'\(value)' is not json or text"
         case .file:
             return FileManager.default.isReadableFile(atPath: value) ? nil : "'\(value)' is not a readable file"
+        case .otlpProtocol:
+            return ["http/protobuf", "http/json"].contains(value) ? nil : "'\(value)' is not http/protobuf or http/json"
         }
     }
 

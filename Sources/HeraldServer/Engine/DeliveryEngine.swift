@@ -94,6 +94,11 @@ struct DeliveryEngineService: Service {
                 if ContinuousClock.now - reported > .seconds(5) {
                     reported = .now
                     Gauge(label: "herald_outbox_depth").record(try await engine.ports.deliveries.outboxDepth())
+                    // Every app has its gauge, an empty outbox reading 0.
+                    let byApp = try await engine.ports.deliveries.outboxDepthByApp()
+                    for appId in Set(try await engine.ports.apps.apps().map(\.id)).union(byApp.keys) {
+                        Gauge(label: "herald_outbox_depth_by_app", dimensions: [("app", appId)]).record(byApp[appId] ?? 0)
+                    }
                     Gauge(label: "herald_events_pending").record(try await engine.ports.events.pendingEventCount())
                 }
                 // Sleep until the next retry is due, but wake now and then for takeovers.
@@ -118,9 +123,14 @@ struct MaintenanceService: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             var purged = ContinuousClock.now - .seconds(3_600)
+            var measured = ContinuousClock.now - .seconds(3_600)
             while !Task.isCancelled {
                 do {
                     try await services.expireSessions()
+                    if ContinuousClock.now - measured > .seconds(60) {
+                        measured = .now
+                        try await reportCertificateExpiry()
+                    }
                     if ContinuousClock.now - purged > .seconds(3_600) {
                         purged = .now
                         for app in try await services.store.apps() {
@@ -134,6 +144,21 @@ struct MaintenanceService: Service {
                     return
                 }
                 try? await Task.sleep(for: .seconds(15))
+            }
+        }
+    }
+}
+
+extension MaintenanceService {
+    /// `herald_apns_certificate_expiry_seconds{app,provider}`: how long each APNs certificate has
+    /// left (negative once expired), for an alert well before Apple starts refusing it.
+    func reportCertificateExpiry() async throws {
+        let now = services.clock.now()
+        for app in try await services.store.apps() {
+            for credential in try await services.store.providers(appId: app.id) {
+                guard let expires = credential.config.certificateExpiresAt else { continue }
+                Gauge(label: "herald_apns_certificate_expiry_seconds", dimensions: [("app", app.id), ("provider", credential.providerId)])
+                    .record(expires.timeIntervalSince(now))
             }
         }
     }

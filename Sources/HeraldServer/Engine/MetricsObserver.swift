@@ -51,6 +51,10 @@ struct MetricsObserver: EngineObserver {
         logger.error("provider credential set aside until it is changed", metadata: ["app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)"])
     }
 
+    func providerAnswered(provider: String, after latency: Duration) {
+        Timer(label: "herald_provider_request_seconds", dimensions: [("provider", provider)]).recordNanoseconds(Self.nanoseconds(latency))
+    }
+
     /// Enough of a token to find it in the delivery log, never the token.
     static func tokenHint(_ token: String) -> String {
         token.count > 12 ? "…" + token.suffix(6) : "…"

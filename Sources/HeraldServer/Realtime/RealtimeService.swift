@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import HeraldCore
 import HeraldModels
 import Logging
@@ -55,6 +56,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
     func connected(_ connection: RealtimeConnection) async {
         await ensureHeartbeat()
         guard hub.add(connection) else { return }
+        Gauge(label: "herald_websockets_open").record(hub.count)
         do {
             try await store.markOnline(PresenceRecord(appId: connection.appId, uid: connection.uid, sessionId: connection.sessionId,
                                                       instance: instance, since: clock.now()))
@@ -65,6 +67,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
 
     func disconnected(_ connection: RealtimeConnection) async {
         guard hub.remove(connection) else { return }
+        Gauge(label: "herald_websockets_open").record(hub.count)
         do {
             try await store.markOffline(appId: connection.appId, sessionId: connection.sessionId, instance: instance, at: clock.now())
         } catch {

@@ -196,6 +196,11 @@ extension SQLStore {
         Migration(version: 8, name: "event reason", statements: [
             "ALTER TABLE events ADD COLUMN reason TEXT",
         ]),
+        // The W3C traceparent of the request that posted an event, so that its fan-out joins the
+        // request's trace even when another process (or this one, restarted) claims it.
+        Migration(version: 9, name: "event trace parent", statements: [
+            "ALTER TABLE events ADD COLUMN trace_parent TEXT",
+        ]),
     ]
 
     /// Every migration's version, in order.

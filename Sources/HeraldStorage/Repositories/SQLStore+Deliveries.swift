@@ -103,6 +103,16 @@ extension SQLStore: DeliveryRepository {
         }
     }
 
+    public func outboxDepthByApp() async throws -> [String: Int] {
+        try await read { db in
+            var depth: [String: Int] = [:]
+            for row in try await db.raw("SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending') GROUP BY app_id").all() {
+                depth[try row.string("app_id")] = try row.int("n")
+            }
+            return depth
+        }
+    }
+
     public func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats {
         let bucketMs = Int64(max(1, bucketSeconds)) * 1_000
         let first = since.ms / bucketMs

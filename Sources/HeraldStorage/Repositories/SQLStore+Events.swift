@@ -14,11 +14,11 @@ extension SQLStore: EventRepository {
         let rows = try events.map { event in
             [SQLBind(event.id), SQLBind(event.appId), SQLBind(event.clientId), SQLBind(event.kind.rawValue),
              SQLBind(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)), SQLBind(event.receivedAt.ms),
-             SQLBind(status.rawValue), SQLBind(claimedUntil?.ms)]
+             SQLBind(status.rawValue), SQLBind(claimedUntil?.ms), SQLBind(event.traceParent)]
         }
         return try await transaction { db in
             for chunk in rows.chunks(of: Self.rowChunk) {
-                var insert = db.insert(into: "events").columns("id", "app_id", "client_id", "type", "body", "received_at", "status", "lease_until")
+                var insert = db.insert(into: "events").columns("id", "app_id", "client_id", "type", "body", "received_at", "status", "lease_until", "trace_parent")
                 for row in chunk { insert = insert.values(row) }
                 try await insert.ignoringConflicts().run()
             }
@@ -168,7 +168,8 @@ extension SQLStore: EventRepository {
 
     static func storedEvent(_ row: any SQLRow) throws -> StoredEvent {
         let event = try ChatEvent.stored(id: try row.string("id"), appId: try row.string("app_id"), clientId: try row.optionalString("client_id"),
-                                         receivedAt: try row.date("received_at"), text: try row.string("body")) {
+                                         receivedAt: try row.date("received_at"), text: try row.string("body"),
+                                         traceParent: try row.optionalString("trace_parent")) {
             try StoredJSON.value(EventBody.self, from: $0)
         }
         return StoredEvent(event: event, status: StoredEvent.Status(rawValue: try row.string("status")) ?? .pending,
