@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Proves the release archive needs no Swift toolchain: unpacks it into a bare Debian bookworm
-# root made with debootstrap (no Swift, no build tools), starts `herald serve` inside it with
+# root made with debootstrap (minbase and the CA certificates; no Swift, no build tools), starts
+# `herald serve` inside it with
 # chroot, and checks that /ready answers, an app is created and a test push reaches a stand-in
 # (an HTTPS webhook receiver outside the root, on 127.0.0.1).
 #
@@ -16,9 +17,12 @@ PORT=18480
 HOOK_PORT=18443
 command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null; }
 
-if [ ! -x "$ROOT/bin/bash" ]; then
-  echo "making a bare Debian bookworm root in $ROOT (debootstrap, minbase)…"
-  debootstrap --variant=minbase bookworm "$ROOT" http://deb.debian.org/debian >/dev/null
+# Debian's minimal system plus the CA certificates every server needs to reach Apple and Google
+# (without them no TLS connection to a provider can be verified); no Swift, no compiler.
+if [ ! -f "$ROOT/etc/ssl/certs/ca-certificates.crt" ]; then
+  rm -rf "$ROOT"
+  echo "making a bare Debian bookworm root in $ROOT (debootstrap, minbase + ca-certificates)…"
+  debootstrap --variant=minbase --include=ca-certificates bookworm "$ROOT" http://deb.debian.org/debian >/dev/null
 fi
 echo "root: $(cat "$ROOT/etc/debian_version") — swift: $(chroot "$ROOT" /bin/sh -c 'command -v swift || echo none')"
 rm -rf "$ROOT/opt/herald" "$ROOT/var/lib/herald"
@@ -30,7 +34,7 @@ echo "the binary links: $(chroot "$ROOT" /usr/bin/ldd /opt/herald/herald 2>/dev/
 WORK=$(mktemp -d)
 SERVER_PID= HOOK_PID=
 cleanup() {
-  [ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null || true
+  [ -z "$SERVER_PID" ] || { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; } || true
   [ -z "$HOOK_PID" ] || kill "$HOOK_PID" 2>/dev/null || true
   umount "$ROOT/proc" 2>/dev/null || true
   rm -rf "$WORK"
@@ -50,7 +54,7 @@ class Hook(http.server.BaseHTTPRequestHandler):
         print("stand-in received:", self.path, body.decode()[:300], flush=True)
         self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
     def log_message(self, *args): pass
-server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Hook)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Hook)
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); context.load_cert_chain(sys.argv[2], sys.argv[3])
 server.socket = context.wrap_socket(server.socket, server_side=True)
 server.serve_forever()
@@ -71,7 +75,8 @@ YAML
 in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/var/lib/herald "$@"; }
 in_root /opt/herald/herald --version
 in_root /opt/herald/herald config check --config /etc/herald/herald.yaml | sed -n '1,4p'
-in_root /opt/herald/herald serve --config /etc/herald/herald.yaml > "$WORK/serve.log" 2>&1 &
+chroot "$ROOT" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/var/lib/herald /opt/herald/herald serve --config /etc/herald/herald.yaml \
+  > "$WORK/serve.log" 2>&1 &
 SERVER_PID=$!
 URL=http://127.0.0.1:$PORT
 curl -sf --retry 30 --retry-connrefused --retry-delay 1 "$URL/ready" >/dev/null || { cat "$WORK/serve.log"; echo "FAILED: /ready did not answer"; exit 1; }
@@ -79,7 +84,7 @@ echo "/ready: $(curl -s "$URL/ready")"
 KEY=$(in_root /opt/herald/herald apps create --name "Release check" --config /etc/herald/herald.yaml --json \
       | python3 -c 'import json,sys; print(json.load(sys.stdin)["apiKey"])')
 echo "app created: key ${KEY:0:6}…"
-curl -sf -X POST "$URL/v1/push/providers" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+curl -sS --fail-with-body -X POST "$URL/v1/push/providers" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
      -d "{\"providerId\":\"hook\",\"kind\":\"custom\",\"url\":\"https://127.0.0.1:$HOOK_PORT/push\"}" >/dev/null
 VERDICT=$(curl -s -X POST "$URL/v1/push/providers/hook/test" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
      -d '{"uid":"release-check","title":"Hello","body":"from the release binary"}')
