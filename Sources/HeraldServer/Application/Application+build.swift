@@ -117,6 +117,26 @@ public enum HeraldServerRunner {
         let tracing: [any Service] = try configuration.otelEndpoint.map { [try HeraldTracing.bootstrap(endpoint: $0, protocol: configuration.otelProtocol)] } ?? []
         if let endpoint = configuration.otelEndpoint { logger.info("exporting traces", metadata: ["endpoint": "\(endpoint)", "protocol": "\(configuration.otelProtocol)"]) }
         let app = try await buildApplication(configuration, logger: logger, background: tracing)
+        if !SystemTrustRoots.found {
+            // Found by the release check: in a root without them every provider connection failed
+            // its TLS set-up and was retried until the push timed out, with nothing in the log.
+            logger.error("no system CA certificates found (install ca-certificates): connections to APNs, FCM, HMS and webhooks cannot be verified",
+                         metadata: ["looked in": "\(SystemTrustRoots.paths.joined(separator: ", "))"])
+        }
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+/// Where Linux distributions keep the CA certificates TLS connections are verified with.
+enum SystemTrustRoots {
+    static let paths = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/ca-bundle.pem",
+                        "/etc/pki/tls/cacert.pem", "/etc/ssl/cert.pem"]
+
+    static var found: Bool {
+        #if os(Linux)
+        paths.contains { FileManager.default.isReadableFile(atPath: $0) }
+        #else
+        true
+        #endif
     }
 }
