@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// A notification-feed card (seed 004's Card Schema, `card-schema.json`): elements top to
+/// A notification-feed card (CometChat Campaigns' Card Schema, `card-schema.json`): elements top to
 /// bottom, a style, and the text shown where cards cannot be rendered.
 public struct Card: Codable, Sendable, Equatable {
     public var version: String

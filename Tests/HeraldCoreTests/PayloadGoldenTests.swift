@@ -4,9 +4,9 @@ import HeraldFixtures
 import HeraldModels
 import Testing
 
-/// Every seed payload, built by Herald's payload builders from the fixture's event, compared
-/// field by field with the payload the seeds show (`Tests/HeraldFixtures/Payloads`).
-@Suite("Golden payloads (seeds 000–003)")
+/// Every documented payload, built by Herald's payload builders from the fixture's event, compared
+/// field by field with the payload the providers' documentation shows (`Tests/HeraldFixtures/Payloads`).
+@Suite("Golden payloads (CometChat, Sendbird and Kandy)")
 struct PayloadGoldenTests {
     static let fixtures = (try? PayloadFixtures.all()) ?? []
 

@@ -2,9 +2,9 @@ import HeraldCore
 import HeraldModels
 import Testing
 
-@Suite("Push platforms (seed 000)")
+@Suite("Push platforms (CometChat)")
 struct PushPlatformTests {
-    /// The 17 values of seed 000's "Tokens management", as lower-case wire values.
+    /// The 17 values of CometChat's "Tokens management", as lower-case wire values.
     static let seedValues = [
         "fcm_android", "fcm_flutter_android", "fcm_flutter_ios", "apns_flutter_device", "apns_flutter_voip", "fcm_ios",
         "apns_ios_device", "apns_ios_voip", "fcm_web", "fcm_react_native_android", "fcm_react_native_ios",
@@ -12,7 +12,7 @@ struct PushPlatformTests {
         "apns_ionic_cordova_device", "apns_ionic_cordova_voip",
     ]
 
-    /// The seeds' values, and Huawei Push Kit's (issue 3), which Herald adds.
+    /// CometChat's platform values, and Huawei Push Kit's, which Herald adds.
     @Test func wireValuesAreExactlyTheSeedsAndHMS() {
         #expect(PushPlatform.allCases.map(\.rawValue).sorted() == (Self.seedValues + ["hms_android"]).sorted())
         #expect(PushPlatform(parsing: "HMS_ANDROID") == .hmsAndroid)
@@ -22,7 +22,7 @@ struct PushPlatformTests {
     @Test(arguments: seedValues)
     func sdkConstantNamesParse(_ value: String) throws {
         let platform = try #require(PushPlatform(parsing: value))
-        // The SDK constants as seed 000 spells them: FCM_iOS, APNS_IOS_VOIP, PushPlatforms.FCM_WEB.
+        // The SDK constants as CometChat spells them: FCM_iOS, APNS_IOS_VOIP, PushPlatforms.FCM_WEB.
         let constant = value.uppercased().replacingOccurrences(of: "_IOS", with: "_iOS")
         #expect(PushPlatform(parsing: constant) == platform)
         #expect(PushPlatform(parsing: value.uppercased()) == platform)

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// Golden push payloads written from the seeds (`Payloads/*.json`, made by
+/// Golden push payloads written from CometChat's, Sendbird's and Kandy's documented payloads (`Payloads/*.json`, made by
 /// `make-payload-fixtures.py`): each holds the event, the recipient and settings, and the exact
 /// payload Herald must send. The server's golden tests build them; the SDK's tests parse them, so
 /// the two cannot drift.

@@ -16,7 +16,7 @@ def write(name, fixture):
         json.dump(fixture, f, indent=2, ensure_ascii=False, sort_keys=True)
         f.write("\n")
 
-# Seed 001: a user message, as the message dictionary shows it.
+# CometChat iOS: a user message, as the message dictionary shows it.
 user_message_event = {"type": "message", "action": "new", "message": {
     "id": 123, "muid": "muid_xyz123", "category": "message", "type": "text", "text": "Hello!",
     "sender": andrew, "receiver": george, "receiverType": "user", "sentAt": SENT}}
@@ -25,7 +25,7 @@ user_message_object = {
     "sender": {"uid": "cometchat-uid-1", "name": "Andrew Joseph", "avatar": A1, "status": "online", "role": "default", "lastActiveAt": 1699799000},
     "receiver": "cometchat-uid-2", "receiverType": "user", "sentAt": 1741847453, "deliveredAt": 0, "readAt": 0,
     "conversationId": "cometchat-uid-1_user_cometchat-uid-2"}
-# Seed 000: the notification details of a chat message.
+# CometChat: the notification details of a chat message.
 user_details = {
     "title": "Andrew Joseph", "body": "Hello!",
     "sender": "cometchat-uid-1", "senderName": "Andrew Joseph", "senderAvatar": A1,
@@ -37,7 +37,7 @@ apns_user = dict(user_details)
 apns_user["aps"] = {"alert": {"title": "Andrew Joseph", "body": "Hello!"}, "badge": 1, "sound": "default", "mutable-content": 1,
                     "thread-id": "cometchat-uid-1_user_cometchat-uid-2"}
 write("message-user.apns", {
-    "description": "Seed 001: a user message to an iOS device token (APNs), with the message dictionary and aps.",
+    "description": "CometChat iOS: a user message to an iOS device token (APNs), with the message dictionary and aps.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 1,
     "provider": {"kind": "apns", "mutableContent": True}, "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": apns_user, "pushType": "alert", "priority": 10, "collapseId": "123"}}})
@@ -59,7 +59,7 @@ apns_group = dict(group_details)
 apns_group["aps"] = {"alert": {"title": "Development Team", "body": "Andrew Joseph: Hey team!"}, "badge": 1, "sound": "default",
                      "mutable-content": 1, "thread-id": "group_cometchat-guid-1"}
 write("message-group.apns", {
-    "description": "Seed 001: a group message: titled with the group, 'Sender: text', the receiver a group dictionary.",
+    "description": "CometChat iOS: a group message: titled with the group, 'Sender: text', the receiver a group dictionary.",
     "event": group_message_event, "recipient": "cometchat-uid-2", "badge": 1,
     "provider": {"kind": "apns", "mutableContent": True}, "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": apns_group, "pushType": "alert", "priority": 10, "collapseId": "12346"}}})
@@ -68,7 +68,7 @@ def strings(details):
     return {k: (v if isinstance(v, str) else json.dumps(v, separators=(",", ":"), sort_keys=True, ensure_ascii=False)) for k, v in details.items()}
 
 write("message-user.fcm-android", {
-    "description": "Seed 000/002: FCM data message (string values, the message object as JSON text), notification key on, priority HIGH (AndroidMessagePriority).",
+    "description": "CometChat/Sendbird: FCM data message (string values, the message object as JSON text), notification key on, priority HIGH (AndroidMessagePriority).",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 1,
     "provider": {"kind": "fcm", "includeNotificationKey": True}, "platform": "fcm_android", "route": "alert",
     "expected": {"fcm": {"token": "TOKEN", "data": strings(user_details), "notification": {"title": "Andrew Joseph", "body": "Hello!"},
@@ -88,14 +88,14 @@ write("message-user.fcm-ios", {
 webhook_details = dict(user_details)
 webhook_details["custom"] = {"campaign": "spring"}
 write("message-user.webhook", {
-    "description": "Seed 000: the custom provider's chat notification payload, with custom JSON configured.",
+    "description": "CometChat: the custom provider's chat notification payload, with custom JSON configured.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "settings": {"customJSON": {"campaign": "spring"}},
     "provider": {"kind": "custom"}, "route": "alert",
     "expected": {"webhook": {"trigger": "push-notification-payload-generated",
                              "data": {"to": {"uid": "cometchat-uid-2"}, "notificationDetails": webhook_details},
                              "appId": "app123", "region": "us", "webhook": "custom"}}})
 
-# Seed 000: calls.
+# CometChat: calls.
 def call_event(action):
     return {"type": "call", "callAction": action, "sessionId": "v1.123.aik2", "callType": "audio",
             "sender": andrew, "receiver": george, "receiverType": "user", "sentAt": SENT, "messageId": "123"}
@@ -106,7 +106,7 @@ def call_details(action):
             "tag": "123", "conversationId": "cometchat-uid-1_user_cometchat-uid-2", "type": "call",
             "callAction": action, "sessionId": "v1.123.aik2", "callType": "audio", "sentAt": str(SENT)}
 write("call-initiated.webhook", {
-    "description": "Seed 000: the custom provider's call notification payload.",
+    "description": "CometChat: the custom provider's call notification payload.",
     "event": call_event("initiated"), "recipient": "cometchat-uid-2", "provider": {"kind": "custom"}, "route": "alert",
     "expected": {"webhook": {"trigger": "push-notification-payload-generated",
                              "data": {"to": {"uid": "cometchat-uid-2"}, "notificationDetails": call_details("initiated")},
@@ -114,14 +114,14 @@ write("call-initiated.webhook", {
 voip = dict(call_details("initiated"))
 voip["aps"] = {}
 write("call-initiated.voip", {
-    "description": "Seed 003: a call being set up goes to the PushKit (VoIP) token, with what CallKit needs.",
+    "description": "Kandy: a call being set up goes to the PushKit (VoIP) token, with what CallKit needs.",
     "event": call_event("initiated"), "recipient": "cometchat-uid-2", "provider": {"kind": "apns"},
     "platform": "apns_ios_voip", "route": "voip",
     "expected": {"apns": {"payload": voip, "pushType": "voip", "priority": 10}}})
 alert_call = dict(call_details("initiated"))
 alert_call["aps"] = {"alert": {"title": "Andrew Joseph", "body": "AUDIO CALL"}, "sound": "default", "thread-id": "cometchat-uid-1_user_cometchat-uid-2"}
 write("call-initiated.apns-alert", {
-    "description": "A device without a VoIP token gets the call as a standard alert (seed 000's AUDIO CALL).",
+    "description": "A device without a VoIP token gets the call as a standard alert (CometChat's AUDIO CALL).",
     "event": call_event("initiated"), "recipient": "cometchat-uid-2", "settings": {"badge": False}, "provider": {"kind": "apns"},
     "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": alert_call, "pushType": "alert", "priority": 10, "collapseId": "v1.123.aik2"}}})
@@ -129,12 +129,12 @@ for action in ["cancelled", "unanswered", "ongoing", "rejected", "ended", "busy"
     payload = dict(call_details(action))
     payload["aps"] = {"content-available": 1}
     write(f"call-{action}.apns-background", {
-        "description": f"Seed 000's call action '{action}': a background update (content-available, priority 5), no alert.",
+        "description": f"CometChat's call action '{action}': a background update (content-available, priority 5), no alert.",
         "event": call_event(action), "recipient": "cometchat-uid-2", "provider": {"kind": "apns"},
         "platform": "apns_ios_device", "route": "background",
         "expected": {"apns": {"payload": payload, "pushType": "background", "priority": 5}}})
 
-# Seed 000: reaction. The receiver is the reactor (the conversation to open), as the seed shows.
+# CometChat: reaction. The receiver is the reactor (the conversation to open), as CometChat shows.
 reaction_event = {"type": "reaction", "reaction": "😎", "messageId": "58", "messageSender": "cometchat-uid-2",
                   "reactor": andrew, "receiverType": "user", "sentAt": SENT}
 reaction_details = {"title": "Andrew Joseph", "body": "Reacted to your message: 😎",
@@ -142,13 +142,13 @@ reaction_details = {"title": "Andrew Joseph", "body": "Reacted to your message: 
                     "receiver": "cometchat-uid-1", "receiverName": "Andrew Joseph", "receiverAvatar": A1, "receiverType": "user",
                     "tag": "58", "conversationId": "cometchat-uid-1_user_cometchat-uid-2", "type": "chat", "sentAt": str(SENT)}
 write("reaction.webhook", {
-    "description": "Seed 000: the reaction notification payload.",
+    "description": "CometChat: the reaction notification payload.",
     "event": reaction_event, "recipient": "cometchat-uid-2", "provider": {"kind": "custom"}, "route": "alert",
     "expected": {"webhook": {"trigger": "push-notification-payload-generated",
                              "data": {"to": {"uid": "cometchat-uid-2"}, "notificationDetails": reaction_details},
                              "appId": "app123", "region": "us", "webhook": "custom"}}})
 
-# Seed 000: group actions.
+# CometChat: group actions.
 texts = {"joined": "Andrew Joseph has joined", "left": "Andrew Joseph has left", "kicked": "Andrew Joseph kicked George Alan",
          "banned": "Andrew Joseph banned George Alan", "unbanned": "Andrew Joseph unbanned George Alan", "added": "Andrew Joseph added George Alan"}
 for action, text in texts.items():
@@ -159,13 +159,13 @@ for action, text in texts.items():
                "receiver": "cometchat-guid-1", "receiverName": "Hiking group", "receiverType": "group",
                "tag": "cometchat-guid-1", "conversationId": "group_cometchat-guid-1", "type": "chat", "sentAt": str(SENT)}
     write(f"group-action-{action}.webhook", {
-        "description": f"Seed 000: the group action payload for '{action}'.",
+        "description": f"CometChat: the group action payload for '{action}'.",
         "event": event, "recipient": "cometchat-uid-3", "provider": {"kind": "custom"}, "route": "alert",
         "expected": {"webhook": {"trigger": "push-notification-payload-generated",
                                  "data": {"to": {"uid": "cometchat-uid-3"}, "notificationDetails": details},
                                  "appId": "app123", "region": "us", "webhook": "custom"}}})
 
-# Seed 002: the Sendbird format.
+# Sendbird: the Sendbird format.
 sendbird = {"category": "messaging:offline_notification", "type": "MESG", "message": "Hello!", "custom_type": "", "message_id": 123,
             "created_at": SENT, "app_id": "app123", "unread_message_count": 3,
             "channel": {"channel_url": "cometchat-uid-1_user_cometchat-uid-2", "name": "Andrew Joseph", "custom_type": "", "channel_unread_count": 2},
@@ -175,26 +175,26 @@ sendbird = {"category": "messaging:offline_notification", "type": "MESG", "messa
             "files": [], "translations": {}, "push_title": "Andrew Joseph", "push_alert": "Andrew Joseph: Hello!", "push_sound": "default",
             "audience_type": "only", "mentioned_users": []}
 write("message-user.sendbird-apns", {
-    "description": "Seed 002: APNs alert '{sender}: {text}', sound, badge = unread messages, and the sendbird object.",
+    "description": "Sendbird: APNs alert '{sender}: {text}', sound, badge = unread messages, and the sendbird object.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 3, "unread": 2, "settings": {"payloadFormat": "sendbird"},
     "provider": {"kind": "apns"}, "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": {"sendbird": sendbird, "aps": {"alert": "Andrew Joseph: Hello!", "badge": 3, "sound": "default",
                                                                     "thread-id": "cometchat-uid-1_user_cometchat-uid-2"}},
                           "pushType": "alert", "priority": 10, "collapseId": "123"}}})
 write("message-user.sendbird-fcm", {
-    "description": "Seed 002: an FCM data message with push_title, message and the sendbird object as JSON text.",
+    "description": "Sendbird: an FCM data message with push_title, message and the sendbird object as JSON text.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 3, "unread": 2, "settings": {"payloadFormat": "sendbird"},
     "provider": {"kind": "fcm"}, "platform": "fcm_android", "route": "alert",
     "expected": {"fcm": {"token": "TOKEN", "data": {"push_title": "Andrew Joseph", "message": "Andrew Joseph: Hello!",
                                                     "sendbird": json.dumps(sendbird, separators=(",", ":"), sort_keys=True, ensure_ascii=False)},
                          "android": {"priority": "HIGH", "collapse_key": "123", "ttl": "86400s"}}}})
 
-# Seed 003: localisation keys.
+# Kandy: localisation keys.
 loc_user = dict(user_details)
 loc_user["aps"] = {"alert": {"title-loc-key": "chatMessageNotification_title", "title-loc-args": ["Andrew Joseph"], "body": "Hello!"},
                    "badge": 1, "sound": "default", "thread-id": "cometchat-uid-1_user_cometchat-uid-2"}
 write("message-user.apns-localized", {
-    "description": "Seed 003: chat with title-loc-key chatMessageNotification_title and the sender as its arg, the text as body.",
+    "description": "Kandy: chat with title-loc-key chatMessageNotification_title and the sender as its arg, the text as body.",
     "event": user_message_event, "recipient": "cometchat-uid-2", "badge": 1, "settings": {"localizationKeys": True},
     "provider": {"kind": "apns"}, "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": loc_user, "pushType": "alert", "priority": 10, "collapseId": "123"}}})
@@ -207,7 +207,7 @@ loc_added["aps"] = {"alert": {"title-loc-key": "groupChatSessionInvitationNotifi
                               "loc-key": "groupChatSessionInvitationNotification_body", "loc-args": ["Hiking group"]},
                     "sound": "default", "thread-id": "group_cometchat-guid-1"}
 write("group-action-added.apns-localized", {
-    "description": "Seed 003: a group invitation with groupChatSessionInvitationNotification_title/_body and the group name.",
+    "description": "Kandy: a group invitation with groupChatSessionInvitationNotification_title/_body and the group name.",
     "event": added_event, "recipient": "cometchat-uid-2", "settings": {"localizationKeys": True, "badge": False},
     "provider": {"kind": "apns"}, "platform": "apns_ios_device", "route": "alert",
     "expected": {"apns": {"payload": loc_added, "pushType": "alert", "priority": 10}}})

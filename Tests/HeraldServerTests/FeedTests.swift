@@ -169,7 +169,7 @@ struct FeedTests {
                     }
                 }
             }
-            // Items carry the seed's fields.
+            // Items carry CometChat Campaigns' fields.
             let newest = try #require(try await Self.all(client, ana, "").first)
             for field in ["id", "content", "sentAt", "metadata", "tags", "sender", "receiver", "receiverType", "isRead", "category", "categoryId"] {
                 #expect(newest[field] != nil, "\(field)")

@@ -170,7 +170,7 @@ struct PushTokenAPITests {
             let left = (try await client.request(.get, "/v1/users/ana/push-tokens", bearer: app.apiKey)["data"] as? [[String: Any]]) ?? []
             #expect(left.compactMap { $0["pushToken"] as? String } == [tabletToken])
 
-            // Unregistering before logout (seed 000): all of this session's tokens, then one by one.
+            // Unregistering before logout (CometChat): all of this session's tokens, then one by one.
             let removed = try await client.request(.delete, "/v1/me/push-tokens", bearer: tablet)
             #expect(removed["removed"] as? Int == 1)
             try await client.request(.post, "/v1/me/push-tokens", bearer: tablet, json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"])

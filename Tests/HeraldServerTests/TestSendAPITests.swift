@@ -17,7 +17,7 @@ struct TestSendAPITests {
         let slowHook: WebhookStandIn
         let apiKey: String
 
-        /// Only the slow-webhook test keeps seed 000's 2 seconds: elsewhere a loaded CI machine's
+        /// Only the slow-webhook test keeps CometChat's 2 seconds: elsewhere a loaded CI machine's
         /// first TLS handshake must not turn a healthy webhook into a timeout.
         static func make(_ backend: TestBackend, webhookTimeout: Duration = .seconds(15)) async throws -> World {
             let apns = try await APNsStandIn.start()

@@ -5,7 +5,7 @@ import HeraldModels
 public struct App: Sendable, Equatable {
     public var id: String
     public var name: String
-    /// The region label seed 000's webhook envelope carries (`us`, `eu`, `in`, …).
+    /// The region label CometChat's webhook envelope carries (`us`, `eu`, `in`, …).
     public var region: String
     public var settings: PushSettings
     public var createdAt: Date
@@ -23,25 +23,25 @@ public struct App: Sendable, Equatable {
 /// have columns of their own; the rest is stored as JSON, and a key missing there (an app made
 /// before the setting existed) takes its default.
 public struct PushSettings: Sendable, Equatable {
-    /// Seed 000 "Enable Push notifications".
+    /// CometChat "Enable Push notifications".
     public var enabled: Bool
-    /// Seed 002: a user keeps at most this many tokens; the least recently registered goes first.
+    /// Sendbird: a user keeps at most this many tokens; the least recently registered goes first.
     public var maxTokensPerUser: Int
-    /// Seed 002: push when all devices are offline, or to each offline device.
+    /// Sendbird: push when all devices are offline, or to each offline device.
     public var multiDevicePolicy: MultiDevicePolicy
     /// A session counts as online this long after its socket drops.
     public var onlineGraceSeconds: Int
     /// The badge is the user's unread count (messages pushed or shown in-app since their last read).
     public var badge: Bool
-    /// Seed 000 "Include message object": the message dictionary in every chat payload.
+    /// CometChat "Include message object": the message dictionary in every chat payload.
     public var includeMessageObject: Bool
-    /// `cometchat` (seed 000/001) or `sendbird` (seed 002's `sendbird` object).
+    /// `cometchat` (CometChat) or `sendbird` (Sendbird's `sendbird` object).
     public var payloadFormat: PayloadFormat
-    /// Seed 000 "Custom JSON": added to every payload as `custom`.
+    /// CometChat "Custom JSON": added to every payload as `custom`.
     public var customJSON: JSONObject?
     /// Privacy: notifications say "New message" instead of the text.
     public var hideMessageText: Bool
-    /// Seed 003: `title-loc-key`/`loc-key` and their args in `aps.alert` instead of text.
+    /// Kandy: `title-loc-key`/`loc-key` and their args in `aps.alert` instead of text.
     public var localizationKeys: Bool
     /// Add the conversation's unread count to chat payloads.
     public var includeConversationUnread: Bool

@@ -87,7 +87,7 @@ public enum Decider {
     }
 
     /// Which tokens an event goes to, and how. Chat events go to device tokens as alerts. A call
-    /// being set up goes to each device's VoIP token when it has one (seed 003: PushKit for
+    /// being set up goes to each device's VoIP token when it has one (Kandy: PushKit for
     /// CallKit), else as an alert; any other call action is a background update.
     static func routes(for event: ResolvedEvent, _ tokens: [PushToken]) -> [PushChoice] {
         guard case .call(let call) = event.event.body else {

@@ -22,7 +22,7 @@ public struct Group: Sendable, Equatable {
     public var passwordHash: String?
     public var metadata: JSONObject?
     public var membersCount: Int
-    /// The uid of the group's owner (seed 001's group dictionary).
+    /// The uid of the group's owner (CometChat iOS's group dictionary).
     public var owner: String?
     public var createdAt: Date
     public var updatedAt: Date

@@ -136,14 +136,14 @@ public enum EventBody: Codable, Sendable, Equatable {
     }
 }
 
-/// A message, new, edited or deleted, in seed 001's shape.
+/// A message, new, edited or deleted, in CometChat iOS's shape.
 public struct MessageEvent: Codable, Sendable, Equatable {
     public enum Action: String, Codable, Sendable, CaseIterable {
         case new, edited, deleted
     }
 
     public var action: Action
-    /// The message id as the chat backend gave it (seed 001 shows a number).
+    /// The message id as the chat backend gave it (CometChat iOS shows a number).
     public var id: JSONValue
     public var muid: String?
     /// `message`, `action`, `call` or `custom`.
@@ -195,7 +195,7 @@ public struct CallEvent: Codable, Sendable, Equatable {
     public var messageId: String?
 }
 
-/// Someone reacted to a message; its sender is told (seed 000: "Reacted to your message: 😎").
+/// Someone reacted to a message; its sender is told (CometChat: "Reacted to your message: 😎").
 public struct ReactionEvent: Codable, Sendable, Equatable {
     public var reaction: String
     public var messageId: String
@@ -232,7 +232,7 @@ public struct ReadEvent: Codable, Sendable, Equatable {
     public var readAt: Date
 }
 
-/// Herald's own event: a session ended; its devices get a background push saying so (seed 003's
+/// Herald's own event: a session ended; its devices get a background push saying so (Kandy's
 /// silent "gone" notification), so the app can log in again.
 public struct SessionEvent: Codable, Sendable, Equatable {
     public struct Device: Codable, Sendable, Equatable {
@@ -274,7 +274,7 @@ extension JSONValue {
     }
 }
 
-/// Seed 000's conversation ids: `<uid>_user_<uid>` (the two uids in order) or `group_<guid>`.
+/// CometChat's conversation ids: `<uid>_user_<uid>` (the two uids in order) or `group_<guid>`.
 public enum ConversationId {
     public static func user(_ a: String, _ b: String) -> String {
         a < b ? "\(a)_user_\(b)" : "\(b)_user_\(a)"

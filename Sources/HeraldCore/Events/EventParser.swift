@@ -213,7 +213,7 @@ struct FieldReader {
         return value
     }
 
-    /// Unix seconds, Unix milliseconds (13 digits, as seed 000 writes `sentAt`), or ISO 8601.
+    /// Unix seconds, Unix milliseconds (13 digits, as CometChat writes `sentAt`), or ISO 8601.
     func date(_ name: String) throws -> Date? {
         guard let value = raw(name) else { return nil }
         switch value {

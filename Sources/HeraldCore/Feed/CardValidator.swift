@@ -12,7 +12,7 @@ public struct CardProblem: Sendable, Equatable {
     }
 }
 
-/// Checks cards against seed 004's Card Schema — the rules of `card-schema.json`, written once
+/// Checks cards against CometChat Campaigns' Card Schema — the rules of `card-schema.json`, written once
 /// here as a table — and that element ids are unique in a card. Every problem is reported with its
 /// JSON pointer. In template mode, text holding `{{variables}}` passes the format checks (a URL
 /// may be a variable until it is filled), but not the structural ones.

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// One card in one user's feed (seed 004's `NotificationFeedItem`).
+/// One card in one user's feed (CometChat Campaigns' `NotificationFeedItem`).
 public struct FeedItem: Sendable, Equatable {
     public var id: String
     public var appId: String
@@ -18,7 +18,7 @@ public struct FeedItem: Sendable, Equatable {
     public var sentAt: Date
     public var readAt: Date?
     public var deliveredAt: Date?
-    /// The id of the item's push, for delivered/clicked tracking (seed 004's `pushNotificationId`).
+    /// The id of the item's push, for delivered/clicked tracking (CometChat Campaigns' `pushNotificationId`).
     public var pushNotificationId: String?
     public var pushTitle: String?
     public var pushBody: String?
@@ -55,13 +55,13 @@ public struct FeedItem: Sendable, Equatable {
     /// Whether a delivery's event id names a feed item (a campaign push) rather than an event.
     public static func isItemId(_ id: String) -> Bool { id.hasPrefix(idPrefix) }
 
-    /// Seed 004: the receiver is the user, of type user.
+    /// CometChat Campaigns: the receiver is the user, of type user.
     public var receiver: String { uid }
     public var receiverType: String { "user" }
     public var isRead: Bool { readAt != nil }
 }
 
-/// `GET /v1/me/feed`'s filters (seed 004's `NotificationFeedRequest`).
+/// `GET /v1/me/feed`'s filters (CometChat Campaigns' `NotificationFeedRequest`).
 public struct FeedQuery: Sendable, Equatable {
     public enum ReadState: String, Sendable, CaseIterable {
         case read, unread

@@ -11,7 +11,7 @@ public struct FeedItemSpec: Sendable, Equatable {
     public var category: String?
     public var tags: [String]
     public var metadata: JSONObject
-    /// Who the items are from (seed 004's `sender`): the app, or the uid an admin names.
+    /// Who the items are from (CometChat Campaigns' `sender`): the app, or the uid an admin names.
     public var sender: String
     public var push: CampaignPush?
     public var campaignId: String?
@@ -146,7 +146,7 @@ public struct FeedPublisher: Sendable {
 }
 
 extension FeedItem {
-    /// Seed 004's `NotificationFeedItem` as JSON (the WebSocket's `feed_item` and the API's item).
+    /// CometChat Campaigns' `NotificationFeedItem` as JSON (the WebSocket's `feed_item` and the API's item).
     public var json: JSONObject {
         var object: JSONObject = [
             "id": .string(id), "content": content, "metadata": .object(metadata), "tags": .array(tags.map(JSONValue.string)),

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// A feed channel (seed 004's dashboard set-up): where items are published.
+/// A feed channel (CometChat Campaigns' dashboard set-up): where items are published.
 public struct FeedChannel: Sendable, Equatable {
     public var id: String
     public var name: String
@@ -18,7 +18,7 @@ public struct FeedChannel: Sendable, Equatable {
     }
 }
 
-/// A category: the label of a filter chip (seed 004's `NotificationCategory`).
+/// A category: the label of a filter chip (CometChat Campaigns' `NotificationCategory`).
 public struct FeedCategory: Sendable, Equatable {
     public var id: String
     public var label: String

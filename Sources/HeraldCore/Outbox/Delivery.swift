@@ -5,7 +5,7 @@ import HeraldModels
 public enum DeliveryChannel: String, Codable, Sendable, CaseIterable {
     /// A push to one token.
     case push
-    /// One call to a custom webhook provider (seed 000: one per recipient).
+    /// One call to a custom webhook provider (CometChat: one per recipient).
     case webhook
     /// Over the recipient's open WebSockets instead of a push.
     case inapp
@@ -35,7 +35,7 @@ public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
 public enum PushRoute: String, Codable, Sendable {
     /// A visible notification.
     case alert
-    /// A PushKit VoIP push (incoming calls, seed 003).
+    /// A PushKit VoIP push (incoming calls, Kandy).
     case voip
     /// A silent background update (call ended, session gone).
     case background

@@ -290,7 +290,7 @@ public struct FanOut: Sendable {
         }
     }
 
-    /// Seed 003's silent notification to each device of a session that ended (VoIP tokens excluded).
+    /// Kandy's silent notification to each device of a session that ended (VoIP tokens excluded).
     func sessionDeliveries(_ session: SessionEvent, event: ChatEvent, settings: PushSettings, now: Date) -> [Delivery] {
         guard settings.enabled else {
             return [Delivery(appId: event.appId, eventId: event.id, uid: session.uid, channel: .none, target: "-", status: .skipped,

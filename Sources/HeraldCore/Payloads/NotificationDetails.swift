@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// What every push of an event carries, whatever the provider: seed 000's notification details
+/// What every push of an event carries, whatever the provider: CometChat's notification details
 /// (title, body, sender, receiver, tag, conversation, type, call fields, `sentAt` in milliseconds
 /// as text, the message object when "Include message object" is on, and the app's custom JSON).
 public enum NotificationDetails {
@@ -40,7 +40,7 @@ public enum NotificationDetails {
         return details
     }
 
-    /// Seed 001's `message` dictionary: the message with its sender as a user dictionary and its
+    /// CometChat iOS's `message` dictionary: the message with its sender as a user dictionary and its
     /// receiver as a uid (user message) or a group dictionary (group message).
     public static func messageObject(_ event: ResolvedEvent, hideText: Bool) -> JSONObject? {
         guard case .message(let m) = event.event.body else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 import HeraldModels
 
 extension PushPayloads {
-    /// Seed 004's campaign push: `aps` with the alert, the badge when set and `mutable-content`
+    /// CometChat Campaigns' campaign push: `aps` with the alert, the badge when set and `mutable-content`
     /// (so a Notification Service Extension can report it delivered), and the `cometchat`
     /// dictionary of type `business_messaging`. FCM and HMS carry the same fields as data (with
     /// the title and body as a notification); FCM's iOS tokens get the `aps` block too.

@@ -30,7 +30,7 @@ public struct PushContext: Sendable {
     var sendbird: Bool { settings.payloadFormat == .sendbird && event.event.kind != .call }
 }
 
-/// The payload of each push, exactly in the shapes the seeds show. Pure functions of their
+/// The payload of each push, exactly in the shapes CometChat, Sendbird and Kandy document. Pure functions of their
 /// inputs: the golden tests pin them.
 public enum PushPayloads {
     /// The push for one token.
@@ -43,14 +43,14 @@ public enum PushPayloads {
         }
     }
 
-    /// Seed 000's custom provider envelope, one per recipient.
+    /// CometChat's custom provider envelope, one per recipient.
     public static func webhook(_ context: PushContext, uid: String) -> OutgoingPush {
         .webhook(WebhookEnvelope(uid: uid, notificationDetails: context.details, appId: context.event.app.id, region: context.event.app.region))
     }
 
     // MARK: APNs
 
-    /// Seed 001: the notification details (with the `message` dictionary) beside `aps`. VoIP pushes
+    /// CometChat iOS: the notification details (with the `message` dictionary) beside `aps`. VoIP pushes
     /// carry the details for CallKit; background updates carry `content-available` only.
     public static func apns(_ context: PushContext, token: String, route: PushRoute, provider: ProviderConfig) -> OutgoingPush.APNsPush {
         var payload: JSONObject
@@ -85,7 +85,7 @@ public enum PushPayloads {
         return aps
     }
 
-    /// `{title, body}`, or in localisation mode seed 003's keys and args.
+    /// `{title, body}`, or in localisation mode Kandy's keys and args.
     static func alert(_ context: PushContext) -> JSONValue {
         let text = context.text
         guard context.settings.localizationKeys, let titleKey = text.titleLocKey else {
@@ -139,7 +139,7 @@ public enum PushPayloads {
                      android: platform == .fcmWeb ? nil : android, apns: apnsBlock, webpush: webpush)
     }
 
-    /// FCM/HMS data: seed 000's details, or seed 002's `sendbird`, `push_title` and `message`.
+    /// FCM/HMS data: CometChat's details, or Sendbird's `sendbird`, `push_title` and `message`.
     static func dataFields(_ context: PushContext) -> [String: String] {
         guard context.sendbird else { return NotificationDetails.strings(context.details) }
         let object = SendbirdPayload.object(context)
@@ -163,7 +163,7 @@ public enum PushPayloads {
 
     // MARK: Sessions
 
-    /// Seed 003's silent notification: the session is gone, so the app can sign in again. A
+    /// Kandy's silent notification: the session is gone, so the app can sign in again. A
     /// background push with no alert; VoIP tokens are never used for it (iOS would expect a call).
     public static func sessionEnded(_ event: SessionEvent, device: SessionEvent.Device, expiresAt: Date?) -> OutgoingPush? {
         let fields: [String: String] = ["type": "session", "action": event.reason, "sessionId": event.sessionId, "uid": event.uid]

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// A user as payloads show them (seed 001's `sender` dictionary).
+/// A user as payloads show them (CometChat iOS's `sender` dictionary).
 public struct UserInfo: Sendable, Equatable {
     public var uid: String
     public var name: String
@@ -33,7 +33,7 @@ public struct UserInfo: Sendable, Equatable {
     }
 }
 
-/// A group as payloads show it (seed 001's group `receiver` dictionary).
+/// A group as payloads show it (CometChat iOS's group `receiver` dictionary).
 public struct GroupInfo: Sendable, Equatable {
     public var guid: String
     public var name: String
@@ -125,7 +125,7 @@ public struct ResolvedEvent: Sendable {
         }
     }
 
-    /// The notification's `tag`: the message id (seed 000), the group for a group action.
+    /// The notification's `tag`: the message id (CometChat), the group for a group action.
     public var tag: String {
         switch event.body {
         case .message(let m): m.idText
@@ -232,8 +232,8 @@ public struct RenderedText: Sendable, Equatable {
         self.locArgs = locArgs
     }
 
-    /// Renders a template for an event. The localisation keys are the template's, else seed 003's
-    /// (and Herald's for the kinds seed 003 does not name).
+    /// Renders a template for an event. The localisation keys are the template's, else Kandy's
+    /// (and Herald's for the kinds Kandy does not name).
     public static func render(_ template: PushTemplate, _ event: ResolvedEvent, hideText: Bool) -> RenderedText {
         let context = event.templateContext(hideText: hideText)
         let render = { (text: String) in TemplateRenderer.render(text, context) }
@@ -250,9 +250,9 @@ public struct RenderedText: Sendable, Equatable {
     }
 }
 
-/// Seed 003's localisation keys: `chatMessageNotification_title` with the sender for a message,
+/// Kandy's localisation keys: `chatMessageNotification_title` with the sender for a message,
 /// `groupChatSessionInvitationNotification_title`/`_body` with the group for an invitation; and
-/// keys of the same form for what seed 003 does not cover.
+/// keys of the same form for what Kandy does not cover.
 public enum LocalizationKeys {
     public static func defaults(for event: ResolvedEvent) -> (titleKey: String?, titleArgs: [String]?, bodyKey: String?, bodyArgs: [String]?) {
         let sender = event.sender.name, group = event.group?.name ?? ""

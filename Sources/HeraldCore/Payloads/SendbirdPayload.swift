@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// Seed 002's `sendbird` object, for teams moving from Sendbird (`payloadFormat: sendbird`).
+/// Sendbird's `sendbird` object, for teams moving from Sendbird (`payloadFormat: sendbird`).
 public enum SendbirdPayload {
     public static func object(_ context: PushContext) -> JSONObject {
         let event = context.event

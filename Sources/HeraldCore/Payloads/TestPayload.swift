@@ -2,7 +2,7 @@ import Foundation
 import HeraldModels
 
 /// The payloads of a test push: a visible notification with a title and body, shaped for each
-/// provider and token kind with the credential's toggles (seed 000: include notification key,
+/// provider and token kind with the credential's toggles (CometChat: include notification key,
 /// content-available, mutable-content).
 public enum TestPayload {
     public static func build(kind: ProviderKind, tokenKind: PushTokenKind?, token: String, uid: String, config: ProviderConfig,

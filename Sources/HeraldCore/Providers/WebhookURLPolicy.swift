@@ -1,6 +1,6 @@
 import Foundation
 
-/// Seed 000: a custom provider's webhook is an HTTPS URL reachable from the internet. Herald refuses
+/// CometChat: a custom provider's webhook is an HTTPS URL reachable from the internet. Herald refuses
 /// URLs whose host is, or resolves to, a loopback, private, link-local or otherwise internal
 /// address, so that a tenant cannot aim Herald at the operator's own network. Operators may lift
 /// this for development with `HERALD_WEBHOOK_ALLOW_PRIVATE=1`.

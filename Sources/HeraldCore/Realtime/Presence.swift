@@ -73,7 +73,7 @@ public protocol MessageBus: Sendable {
     func listen(channel: String, handler: @escaping @Sendable (String) async -> Void) async throws
 }
 
-/// Seed 002's two policies for users with several devices.
+/// Sendbird's two policies for users with several devices.
 public enum MultiDevicePolicy: String, Codable, Sendable, CaseIterable {
     /// Push only when no session of the user is online.
     case allOffline = "all_offline"

@@ -66,7 +66,7 @@ extension ResolvedEvent {
                                  receiverUser: c.receiverType == .user ? user(c.receiverUser ?? PersonRef(uid: c.receiver)) : nil,
                                  group: c.receiverType == .group ? GroupInfo.resolve(c.receiverGroup ?? GroupRef(guid: c.receiver), synced: group) : nil)
         case .reaction(let r):
-            // Seed 000: in a user conversation the receiver is the reactor (the conversation to open).
+            // CometChat: in a user conversation the receiver is the reactor (the conversation to open).
             let reactor = user(r.reactor)
             return ResolvedEvent(event: event, app: app, sender: reactor, receiverUser: r.receiverType == .user ? reactor : nil,
                                  group: r.group.map { GroupInfo.resolve($0, synced: group) })

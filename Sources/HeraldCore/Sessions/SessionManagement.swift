@@ -38,7 +38,7 @@ public struct SessionManagement: Sendable {
         return try await sessions.sessions(appId: appId, uid: uid).filter { !$0.isExpired(at: now) }
     }
 
-    /// Revokes the session and removes the push tokens registered through it (seed 000's logout).
+    /// Revokes the session and removes the push tokens registered through it (CometChat's logout).
     public func close(appId: String, uid: String, sessionId: String) async throws {
         guard try await sessions.deleteSession(appId: appId, uid: uid, sessionId: sessionId) else {
             throw HeraldError.notFound("session", sessionId)

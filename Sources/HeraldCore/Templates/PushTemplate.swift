@@ -2,7 +2,7 @@ import Foundation
 
 /// The title and body of one kind of notification in one locale (`PUT /v1/push/templates/…`),
 /// Mustache templates over the event's variables (`{{sender.name}}`, `{{message.text}}`, …). In
-/// localisation mode (seed 003) the `*LocKey` fields and their rendered args go in `aps.alert`.
+/// localisation mode (Kandy) the `*LocKey` fields and their rendered args go in `aps.alert`.
 public struct PushTemplate: Codable, Sendable, Equatable {
     /// `message`, `call`, `reaction`, `group_action`.
     public var eventType: String
@@ -36,10 +36,10 @@ public struct PushTemplate: Codable, Sendable, Equatable {
     public static let variables = ["sender", "receiver", "group", "message", "reaction", "callType", "callAction", "actor", "target",
                                    "action", "actionText", "conversationId", "app", "recipient"]
 
-    /// The seeds' texts: a user message is titled with the sender and shows the text; a group
+    /// The documented texts (CometChat's): a user message is titled with the sender and shows the text; a group
     /// message is titled with the group and shows "Sender: text"; a call says AUDIO CALL or VIDEO
     /// CALL; a reaction says "Reacted to your message: 😎"; a group action "Andrew Joseph has left".
-    /// In the Sendbird format a message's body is "Sender: text" (seed 002's alert).
+    /// In the Sendbird format a message's body is "Sender: text" (Sendbird's alert).
     public static func builtIn(_ eventType: String, _ receiverType: ReceiverType, format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate {
         let group = receiverType == .group
         switch eventType {

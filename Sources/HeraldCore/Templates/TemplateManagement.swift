@@ -78,7 +78,7 @@ public struct TemplateManagement: Sendable {
         return app
     }
 
-    /// Seed 000's people and group, doing the event type's usual thing.
+    /// CometChat's people and group, doing the event type's usual thing.
     static func sample(_ eventType: String, _ receiverType: ReceiverType) -> JSONValue {
         let andrew: JSONValue = .object(["uid": .string("cometchat-uid-1"), "name": .string("Andrew Joseph")])
         let george: JSONValue = .object(["uid": .string("cometchat-uid-2"), "name": .string("George Alan")])

@@ -1,8 +1,8 @@
 import Foundation
 import HeraldModels
 
-/// Seed 000 "Tokens management": a logged-in session registers and unregisters its device's
-/// tokens; seed 002: at most `maxTokensPerUser` per user, `unique` registration.
+/// CometChat "Tokens management": a logged-in session registers and unregisters its device's
+/// tokens; Sendbird: at most `maxTokensPerUser` per user, `unique` registration.
 public struct TokenRegistry: Sendable {
     let apps: any AppRepository
     let providers: any ProviderRepository
@@ -58,7 +58,7 @@ public struct TokenRegistry: Sendable {
         guard removed else { throw HeraldError.notFound("push token", String(pushToken.prefix(16)) + "…") }
     }
 
-    /// Removes every token registered through this session (seed 000: unregister before logout).
+    /// Removes every token registered through this session (CometChat: unregister before logout).
     @discardableResult
     public func unregisterAll(session: Session) async throws -> Int {
         try await tokens.deleteTokens(appId: session.appId, sessionId: session.id)

@@ -36,7 +36,7 @@ public actor Herald {
         public var token: String
         public var platform: PushPlatform
         public var providerId: String
-        /// True while it waits for ``Herald/login(authToken:)`` (seed 002's "pending").
+        /// True while it waits for ``Herald/login(authToken:)`` (Sendbird's "pending").
         public var isPending: Bool
     }
 
@@ -81,7 +81,7 @@ public actor Herald {
         return user
     }
 
-    /// Unregisters this session's push tokens (seed 000: "unregister push token before logout"),
+    /// Unregisters this session's push tokens (CometChat: "unregister push token before logout"),
     /// then ends the session on the server.
     public func logout() async throws(HeraldKitError) {
         guard let authToken else { throw .notLoggedIn }
@@ -133,7 +133,7 @@ public actor Herald {
         }
     }
 
-    /// An APNs or PushKit device token as the lower-case hex string Herald registers (seed 003).
+    /// An APNs or PushKit device token as the lower-case hex string Herald registers (Kandy).
     public static func hexString(_ token: Data) -> String {
         token.map { byte in
             let hex = String(byte, radix: 16)

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import HeraldModels
 
-/// One item of the user's notification feed (seed 004's `NotificationFeedItem`).
+/// One item of the user's notification feed (CometChat Campaigns' `NotificationFeedItem`).
 public struct NotificationFeedItem: Sendable, Equatable, Identifiable {
     public var id: String
     public var category: String?
@@ -62,7 +62,7 @@ public struct NotificationCategory: Sendable, Equatable, Identifiable {
     }
 }
 
-/// Which items to fetch (seed 004's `FeedReadState`).
+/// Which items to fetch (CometChat Campaigns' `FeedReadState`).
 public enum FeedReadState: String, Sendable, CaseIterable {
     case read, unread
 }
@@ -100,7 +100,7 @@ public actor NotificationFeedRequest {
         }
     }
 
-    /// Builds a request, one filter at a time (seed 004's builder).
+    /// Builds a request, one filter at a time (CometChat Campaigns' builder).
     public struct Builder: Sendable {
         public var filters = Filters()
 

@@ -48,7 +48,7 @@ public enum ReceiverType: String, Sendable, Equatable {
     case user, group
 }
 
-/// Seed 001's message categories.
+/// CometChat iOS's message categories.
 public enum MessageCategory: String, Sendable, Equatable {
     case message, custom, action, call, interactive
 }

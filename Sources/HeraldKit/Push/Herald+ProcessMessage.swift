@@ -2,8 +2,8 @@ import Foundation
 import HeraldModels
 
 extension Herald {
-    /// The chat message a push announces (seed 001), in either payload format Herald sends
-    /// (`cometchat`, or `sendbird` — seed 002): a ``TextMessage``, ``MediaMessage``,
+    /// The chat message a push announces (CometChat iOS), in either payload format Herald sends
+    /// (`cometchat`, or `sendbird` — Sendbird): a ``TextMessage``, ``MediaMessage``,
     /// ``CustomMessage``, ``ActionMessage`` (group actions, reactions) or ``CallMessage``.
     /// Campaign pushes and silent session notices throw ``HeraldKitError/notAMessage(kind:)``.
     ///
@@ -23,7 +23,7 @@ extension Herald {
     }
 }
 
-/// The call a push announces, with what CallKit needs at once (seed 003).
+/// The call a push announces, with what CallKit needs at once (Kandy).
 public struct CallPushInfo: Sendable, Equatable {
     /// Stable for a call: derived from its `sessionId`, so every push of one call names the same CallKit call.
     public var uuid: UUID
@@ -215,7 +215,7 @@ enum MessageParser {
         }
     }
 
-    /// Seed 002's `sendbird` object.
+    /// Sendbird's `sendbird` object.
     static func sendbird(_ sendbird: JSONObject, _ payload: JSONObject) throws(HeraldKitError) -> any BaseMessage {
         guard let sender = sendbird["sender"]?.objectValue, let senderId = sender["id"]?.stringValue,
               let channel = sendbird["channel"]?.objectValue, let url = channel["channel_url"]?.stringValue else {

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-/// A campaign push (seed 004): what the `cometchat` dictionary of type `business_messaging`
+/// A campaign push (CometChat Campaigns): what the `cometchat` dictionary of type `business_messaging`
 /// carries, for reporting it delivered (from a Notification Service Extension) and clicked.
 public struct PushNotification: Sendable, Equatable {
     /// The push's tracking id (`pushNotificationId`).

@@ -3,7 +3,7 @@ import HeraldModels
 
 /// A change to the feed, live over the session's WebSocket.
 public enum FeedUpdate: Sendable, Equatable {
-    /// A new item (seed 004's `onMessageReceived`).
+    /// A new item (CometChat Campaigns' `onMessageReceived`).
     case item(NotificationFeedItem)
     /// The unread count changed.
     case unreadCount(Int)
@@ -41,7 +41,7 @@ extension Herald {
         return stream
     }
 
-    /// Seed 004's listener registration: `listener` gets every update until removed.
+    /// CometChat Campaigns' listener registration: `listener` gets every update until removed.
     public func addFeedListener(_ id: String, _ listener: @escaping @Sendable (FeedUpdate) -> Void) {
         subscribers.listeners[id] = listener
         startLiveFeed()

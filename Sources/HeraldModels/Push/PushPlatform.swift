@@ -1,6 +1,6 @@
 import Foundation
 
-/// The platform a push token was issued for, as seed 000 ("Tokens management") lists them.
+/// The platform a push token was issued for, as CometChat ("Tokens management") lists them.
 ///
 /// The raw value is the lower-case wire value. The SDK constant names (`FCM_iOS`,
 /// `APNS_IOS_VOIP`, `PushPlatforms.FCM_WEB`) are accepted case-insensitively by ``init(parsing:)``.
@@ -42,7 +42,7 @@ public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
 }
 
 /// What a token is, whatever framework registered it. A VoIP and a standard token of one
-/// device are two tokens of different kinds (seed 003).
+/// device are two tokens of different kinds (Kandy).
 public enum PushTokenKind: String, Codable, Sendable, CaseIterable, Hashable {
     case fcm
     case apnsDevice = "apns_device"

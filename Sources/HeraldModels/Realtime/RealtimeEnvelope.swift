@@ -40,7 +40,7 @@ public enum RealtimeEnvelope: Sendable, Equatable {
     }
 
     /// An event delivered in-app instead of (or besides) a push: `payload` is the notification
-    /// details a push would have carried (seed 000's fields).
+    /// details a push would have carried (CometChat's fields).
     public struct Event: Codable, Sendable, Equatable {
         public var eventId: String
         /// `message`, `call`, `reaction`, `group_action`.

@@ -1,4 +1,4 @@
-/// Seed 000's custom-provider request: one HTTPS POST per recipient.
+/// CometChat's custom-provider request: one HTTPS POST per recipient.
 /// `{"trigger":"push-notification-payload-generated","data":{"to":{"uid"},"notificationDetails":{…}},"appId","region","webhook":"custom"}`
 public struct WebhookEnvelope: Codable, Sendable, Equatable {
     public struct Recipient: Codable, Sendable, Equatable {

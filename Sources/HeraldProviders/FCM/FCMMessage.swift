@@ -17,7 +17,7 @@ public struct FCMMessage: Sendable, Encodable {
     public var token: String
     /// FCM takes string values only.
     public var data: [String: String]?
-    /// Sent only when the provider's `includeNotificationKey` is on (seed 000).
+    /// Sent only when the provider's `includeNotificationKey` is on (CometChat).
     public var notification: Notification?
     public var android: JSONObject?
     public var apns: JSONObject?

@@ -14,7 +14,7 @@ public struct ProviderEndpoints: Sendable {
     public var hms = HMSEndpoints()
     /// Trust roots for provider connections: the system's, plus `HERALD_CA_FILE`'s PEM certificates.
     public var tls = TLSConfiguration.makeClientConfiguration()
-    /// How long a custom webhook has to answer (seed 000: 2 seconds).
+    /// How long a custom webhook has to answer (CometChat: 2 seconds).
     public var webhookTimeout: Duration = .seconds(2)
 
     public init() {}

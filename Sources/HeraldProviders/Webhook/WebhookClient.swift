@@ -7,14 +7,14 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
 
-/// Seed 000's custom provider: an HTTPS POST of the envelope, `Authorization: Basic` when
+/// CometChat's custom provider: an HTTPS POST of the envelope, `Authorization: Basic` when
 /// configured, answered within 2 seconds; any 2xx is success. Connections go only to addresses
 /// the webhook policy accepts, checked again as DNS answers age (`WebhookPin`).
 public struct WebhookClient: Sendable {
     public let url: String
     let basicAuth: (username: String, password: String)?
     let pin: WebhookPin
-    /// Seed 000: the endpoint answers within 2 seconds (`HERALD_WEBHOOK_TIMEOUT_MS`).
+    /// CometChat: the endpoint answers within 2 seconds (`HERALD_WEBHOOK_TIMEOUT_MS`).
     let timeout: Duration
 
     public init(url: String, username: String?, password: String?, policy: WebhookURLPolicy, tls: TLSConfiguration, timeout: Duration = .seconds(2)) {

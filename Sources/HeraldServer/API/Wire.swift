@@ -138,7 +138,7 @@ enum JSONBridge {
     }
 }
 
-/// API timestamps: written in UTC with milliseconds (`2026-05-21T12:43:55.206Z`, as seed 004's
+/// API timestamps: written in UTC with milliseconds (`2026-05-21T12:43:55.206Z`, as CometChat Campaigns'
 /// payloads and as stored); read with or without fractional seconds, in any offset.
 struct MillisecondDates: DateTranscoder {
     func encode(_ date: Date) throws -> String {

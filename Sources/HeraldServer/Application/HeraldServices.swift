@@ -76,7 +76,7 @@ public struct HeraldServices: Sendable {
     }
 
     /// Logs a session out (its push tokens go with it), tells its devices with a silent push
-    /// (seed 003's "gone"), and closes its sockets, wherever they are.
+    /// (Kandy's "gone"), and closes its sockets, wherever they are.
     public func closeSession(appId: String, uid: String, sessionId: String, reason: String) async throws {
         let devices = try await store.tokens(appId: appId, sessionId: sessionId)
         try await sessions.close(appId: appId, uid: uid, sessionId: sessionId)

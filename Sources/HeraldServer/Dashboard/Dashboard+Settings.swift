@@ -69,7 +69,7 @@ extension Dashboard {
         let switches = [
             ("enabled", "Push notifications enabled", "Turn off to stop every push of this app (in-app delivery goes on)."),
             ("badge", "Badge count", "Set the app icon's badge to the user's unread messages."),
-            ("includeMessageObject", "Include the message object", "Put the whole message in the push payload (seed 000's `message`)."),
+            ("includeMessageObject", "Include the message object", "Put the whole message in the push payload (CometChat's `message`)."),
             ("hideMessageText", "Hide message text", "Show \"New message\" instead of the text."),
             ("localizationKeys", "Localisation keys", "Send `loc-key` and `title-loc-key` so the device localises the text."),
             ("includeConversationUnread", "Conversation unread count", "Add the conversation's unread count to each push."),

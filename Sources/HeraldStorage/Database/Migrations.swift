@@ -147,7 +147,7 @@ extension SQLStore {
             "CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'",
             "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'sending'",
         ]),
-        // The in-app feed (seed 004): set-up records, items per user newest first (ids grow with
+        // The in-app feed (CometChat Campaigns): set-up records, items per user newest first (ids grow with
         // time), campaigns and their claims, engagements.
         Migration(version: 6, name: "notification feed and campaigns", statements: [
             """

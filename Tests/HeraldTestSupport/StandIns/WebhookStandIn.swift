@@ -2,13 +2,13 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// A custom-provider webhook receiver (seed 000): records each call and answers 200, or what a
+/// A custom-provider webhook receiver (CometChat): records each call and answers 200, or what a
 /// test scripts for it.
 public final class WebhookStandIn: Sendable {
     public let server: HTTP2TestServer
     private let state: NIOLockedValueBox<(requests: [StandInRequest], answers: [StandInResponse])>
 
-    /// - Parameter slow: answer after 2.5 s (seed 000 allows 2), except on `/warm`.
+    /// - Parameter slow: answer after 2.5 s (CometChat allows 2), except on `/warm`.
     public init(slow: Bool = false) async throws {
         let state = NIOLockedValueBox<(requests: [StandInRequest], answers: [StandInResponse])>(([], []))
         self.state = state
