@@ -12,162 +12,162 @@ struct LiveServerTests {
     }
 
     @Test func loginTokensPendingRegistrationAndLogout() async throws {
-        let world = try await EngineWorld.make(.sqlite)
-        try await world.herald.runLive { client, port in
-            let token = try await client.login("ana", apiKey: world.apiKey)
-            let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
-            let device = String(repeating: "ab", count: 32)
+        try await EngineWorld.with(.sqlite) { world in
+            try await world.herald.runLive { client, port in
+                let token = try await client.login("ana", apiKey: world.apiKey)
+                let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
+                let device = String(repeating: "ab", count: 32)
 
-            // Before login the registration waits; login completes it.
-            let pending = try await herald.registerPushToken(device, platform: .apnsIOSDevice, providerId: "apns-1")
-            let waiting = await herald.pendingToken
-            #expect(pending.isPending && waiting == pending)
-            await #expect(throws: HeraldKitError.notLoggedIn) { try await herald.markFeedItemAsRead("fit_x") }
-            await #expect(throws: HeraldKitError.self) { try await herald.login(authToken: "hs_bogus") }
-            let me = try await herald.login(authToken: token)
-            let stillWaiting = await herald.pendingToken
-            #expect(me.uid == "ana" && me.appId == world.appId && stillWaiting == nil)
-            let tokens = { try await client.request(.get, "/v1/users/ana/push-tokens", bearer: world.apiKey)["data"] as? [[String: Any]] ?? [] }
-            #expect(try await tokens().compactMap { $0["pushToken"] as? String } == [device])
+                // Before login the registration waits; login completes it.
+                let pending = try await herald.registerPushToken(device, platform: .apnsIOSDevice, providerId: "apns-1")
+                let waiting = await herald.pendingToken
+                #expect(pending.isPending && waiting == pending)
+                await #expect(throws: HeraldKitError.notLoggedIn) { try await herald.markFeedItemAsRead("fit_x") }
+                await #expect(throws: HeraldKitError.self) { try await herald.login(authToken: "hs_bogus") }
+                let me = try await herald.login(authToken: token)
+                let stillWaiting = await herald.pendingToken
+                #expect(me.uid == "ana" && me.appId == world.appId && stillWaiting == nil)
+                let tokens = { try await client.request(.get, "/v1/users/ana/push-tokens", bearer: world.apiKey)["data"] as? [[String: Any]] ?? [] }
+                #expect(try await tokens().compactMap { $0["pushToken"] as? String } == [device])
 
-            // A second token after login goes straight through; a bad one is the server's 422.
-            let fcm = try await herald.registerPushToken("fcm-token-" + String(repeating: "x", count: 140), platform: .fcmIOS, providerId: "fcm-1")
-            let both = try await tokens()
-            #expect(!fcm.isPending && both.count == 2)
-            do {
-                _ = try await herald.registerPushToken("short", platform: .apnsIOSDevice, providerId: "apns-1")
-                Issue.record("a bad token was accepted")
-            } catch {
-                #expect((error as? HeraldKitError)?.code == "invalid_field")
+                // A second token after login goes straight through; a bad one is the server's 422.
+                let fcm = try await herald.registerPushToken("fcm-token-" + String(repeating: "x", count: 140), platform: .fcmIOS, providerId: "fcm-1")
+                let both = try await tokens()
+                #expect(!fcm.isPending && both.count == 2)
+                do {
+                    _ = try await herald.registerPushToken("short", platform: .apnsIOSDevice, providerId: "apns-1")
+                    Issue.record("a bad token was accepted")
+                } catch {
+                    #expect((error as? HeraldKitError)?.code == "invalid_field")
+                }
+
+                // Logout unregisters this session's tokens first, then ends the session.
+                try await herald.logout()
+                #expect(try await tokens().isEmpty)
+                let user = await herald.loggedInUser
+                #expect(user == nil)
+                await #expect(throws: HeraldKitError.self) { try await herald.login(authToken: token) }
             }
-
-            // Logout unregisters this session's tokens first, then ends the session.
-            try await herald.logout()
-            #expect(try await tokens().isEmpty)
-            let user = await herald.loggedInUser
-            #expect(user == nil)
-            await #expect(throws: HeraldKitError.self) { try await herald.login(authToken: token) }
         }
-        await world.close()
     }
 
     @Test func theFeedPagesFiltersMarksAndTracksPushes() async throws {
-        let world = try await EngineWorld.make(.sqlite)
-        try await world.herald.runLive { client, port in
-            let key = world.apiKey
-            let (token, iphone) = try await world.device(client, "ana", "apns_ios_device", name: "Ana")
-            try await client.request(.post, "/v1/feed/categories", bearer: key, json: ["id": "promo", "label": "Promotions"])
-            try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": "main", "name": "Main"])
-            var ids: [String] = []
-            for index in 0..<5 {
-                var body: [String: Any] = ["uids": ["ana"], "card": Self.card("Item \(index)"), "tags": index % 2 == 0 ? ["even"] : ["odd"]]
-                if index < 2 { body["categoryId"] = "promo" }
-                if index == 4 { body["channelId"] = "main" }
-                let sent = try await client.request(.post, "/v1/feed/items", bearer: key, json: body)
-                ids.append(try #require((sent["items"] as? [[String: Any]])?.first?["id"] as? String))
-                world.clock.advance(by: 1)
-            }
-            let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
-            try await herald.login(authToken: token)
-
-            func all(_ builder: NotificationFeedRequest.Builder) async throws -> [String] {
-                let request = builder.set(limit: 2).build(herald)
-                var found: [String] = []
-                while true {
-                    let page = try await request.fetchNext()
-                    if page.isEmpty { break }
-                    found += page.map(\.id)
+        try await EngineWorld.with(.sqlite) { world in
+            try await world.herald.runLive { client, port in
+                let key = world.apiKey
+                let (token, iphone) = try await world.device(client, "ana", "apns_ios_device", name: "Ana")
+                try await client.request(.post, "/v1/feed/categories", bearer: key, json: ["id": "promo", "label": "Promotions"])
+                try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": "main", "name": "Main"])
+                var ids: [String] = []
+                for index in 0..<5 {
+                    var body: [String: Any] = ["uids": ["ana"], "card": Self.card("Item \(index)"), "tags": index % 2 == 0 ? ["even"] : ["odd"]]
+                    if index < 2 { body["categoryId"] = "promo" }
+                    if index == 4 { body["channelId"] = "main" }
+                    let sent = try await client.request(.post, "/v1/feed/items", bearer: key, json: body)
+                    ids.append(try #require((sent["items"] as? [[String: Any]])?.first?["id"] as? String))
+                    world.clock.advance(by: 1)
                 }
-                #expect(try await request.fetchNext().isEmpty)
-                return found
-            }
-            let newestFirst = Array(ids.reversed())
-            #expect(try await all(.init()) == newestFirst)
-            #expect(try await all(.init().set(categoryId: "promo")) == [ids[1], ids[0]])
-            #expect(try await all(.init().set(category: "Promotions")) == [ids[1], ids[0]])
-            #expect(try await all(.init().set(category: "Nothing").set(categoryId: "promo")) == [ids[1], ids[0]])
-            #expect(try await all(.init().set(channelId: "main")) == [ids[4]])
-            #expect(try await all(.init().set(tags: ["odd"])) == [ids[3], ids[1]])
-            #expect(try await all(.init().set(dateFrom: world.clock.now().addingTimeInterval(60))).isEmpty)
-            #expect(try await all(.init().set(dateTo: world.clock.now())) == newestFirst)
+                let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
+                try await herald.login(authToken: token)
 
-            // Marks and engagement.
-            let read = try await herald.markFeedItemAsRead(ids[0])
-            #expect(read.isRead && read.readAt != nil && read.content["fallbackText"]?.stringValue == "Item 0")
-            #expect(try await herald.markFeedItemAsRead(ids[0]).readAt == read.readAt)
-            #expect(try await herald.markFeedItemAsDelivered(ids[1]).deliveredAt != nil)
-            #expect(try await all(.init().set(readState: .unread)) == Array(newestFirst.dropLast()))
-            #expect(try await all(.init().set(readState: .read)) == [ids[0]])
-            #expect(try await herald.reportFeedEngagement(ids[1], interaction: "clicked"))
-            #expect(try await herald.reportFeedEngagement(ids[1], interaction: "clicked") == false)
-            #expect(try await herald.notificationFeedUnreadCount() == 4)
-            #expect(try await herald.notificationFeedUnreadCount(categoryId: "promo") == 1)
-            #expect(try await herald.notificationFeedItem(id: ids[2]).tags == ["even"])
-            do {
-                _ = try await herald.notificationFeedItem(id: "fit_missing")
-                Issue.record("a missing item was found")
-            } catch {
-                #expect((error as? HeraldKitError)?.code == "not_found")
-            }
-            #expect(try await NotificationCategoriesRequest(herald: herald).fetchNext() == [NotificationCategory(id: "promo", label: "Promotions")])
+                func all(_ builder: NotificationFeedRequest.Builder) async throws -> [String] {
+                    let request = builder.set(limit: 2).build(herald)
+                    var found: [String] = []
+                    while true {
+                        let page = try await request.fetchNext()
+                        if page.isEmpty { break }
+                        found += page.map(\.id)
+                    }
+                    #expect(try await request.fetchNext().isEmpty)
+                    return found
+                }
+                let newestFirst = Array(ids.reversed())
+                #expect(try await all(.init()) == newestFirst)
+                #expect(try await all(.init().set(categoryId: "promo")) == [ids[1], ids[0]])
+                #expect(try await all(.init().set(category: "Promotions")) == [ids[1], ids[0]])
+                #expect(try await all(.init().set(category: "Nothing").set(categoryId: "promo")) == [ids[1], ids[0]])
+                #expect(try await all(.init().set(channelId: "main")) == [ids[4]])
+                #expect(try await all(.init().set(tags: ["odd"])) == [ids[3], ids[1]])
+                #expect(try await all(.init().set(dateFrom: world.clock.now().addingTimeInterval(60))).isEmpty)
+                #expect(try await all(.init().set(dateTo: world.clock.now())) == newestFirst)
 
-            // A campaign push, as the device gets it, tracked back.
-            let campaign = try await client.request(.post, "/v1/campaigns", bearer: key, json: [
-                "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "card": Self.card("Spring"), "push": ["title": "Hi", "body": "Sale"]])
-            let campaignId = try #require(campaign["id"] as? String)
-            try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: key)
-            try await world.herald.services.campaigns.runDue()
-            try await world.drain()
-            let payload = try #require(world.apnsPayloads(to: iphone).last?.payload)
-            #expect(PushNotification.isCampaignPush(payload))
-            let push = try PushNotification.fromPayload(payload)
-            #expect(push.campaignId == campaignId && push.uid == "ana")
-            try await herald.markPushNotificationDelivered(push)
-            try await herald.markPushNotificationClicked(push)
-            let stats = try await client.request(.get, "/v1/campaigns/\(campaignId)/stats", bearer: key)
-            #expect((stats["pushes"] as? [String: Int])?["delivered"] == 1 && (stats["pushes"] as? [String: Int])?["clicked"] == 1)
-            #expect(try await herald.notificationFeedItem(id: push.announcementId).campaignId == campaignId)
+                // Marks and engagement.
+                let read = try await herald.markFeedItemAsRead(ids[0])
+                #expect(read.isRead && read.readAt != nil && read.content["fallbackText"]?.stringValue == "Item 0")
+                #expect(try await herald.markFeedItemAsRead(ids[0]).readAt == read.readAt)
+                #expect(try await herald.markFeedItemAsDelivered(ids[1]).deliveredAt != nil)
+                #expect(try await all(.init().set(readState: .unread)) == Array(newestFirst.dropLast()))
+                #expect(try await all(.init().set(readState: .read)) == [ids[0]])
+                #expect(try await herald.reportFeedEngagement(ids[1], interaction: "clicked"))
+                #expect(try await herald.reportFeedEngagement(ids[1], interaction: "clicked") == false)
+                #expect(try await herald.notificationFeedUnreadCount() == 4)
+                #expect(try await herald.notificationFeedUnreadCount(categoryId: "promo") == 1)
+                #expect(try await herald.notificationFeedItem(id: ids[2]).tags == ["even"])
+                do {
+                    _ = try await herald.notificationFeedItem(id: "fit_missing")
+                    Issue.record("a missing item was found")
+                } catch {
+                    #expect((error as? HeraldKitError)?.code == "not_found")
+                }
+                #expect(try await NotificationCategoriesRequest(herald: herald).fetchNext() == [NotificationCategory(id: "promo", label: "Promotions")])
+
+                // A campaign push, as the device gets it, tracked back.
+                let campaign = try await client.request(.post, "/v1/campaigns", bearer: key, json: [
+                    "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "card": Self.card("Spring"), "push": ["title": "Hi", "body": "Sale"]])
+                let campaignId = try #require(campaign["id"] as? String)
+                try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: key)
+                try await world.herald.services.campaigns.runDue()
+                try await world.drain()
+                let payload = try #require(world.apnsPayloads(to: iphone).last?.payload)
+                #expect(PushNotification.isCampaignPush(payload))
+                let push = try PushNotification.fromPayload(payload)
+                #expect(push.campaignId == campaignId && push.uid == "ana")
+                try await herald.markPushNotificationDelivered(push)
+                try await herald.markPushNotificationClicked(push)
+                let stats = try await client.request(.get, "/v1/campaigns/\(campaignId)/stats", bearer: key)
+                #expect((stats["pushes"] as? [String: Int])?["delivered"] == 1 && (stats["pushes"] as? [String: Int])?["clicked"] == 1)
+                #expect(try await herald.notificationFeedItem(id: push.announcementId).campaignId == campaignId)
+            }
         }
-        await world.close()
     }
 
     @Test func theLiveStreamReceivesACampaignsItem() async throws {
-        let world = try await EngineWorld.make(.sqlite)
-        try await world.herald.runLive { client, port in
-            let token = try await client.login("ana", apiKey: world.apiKey)
-            let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
-            try await herald.login(authToken: token)
-            let heard = ListenerLog()
-            await herald.addFeedListener("badge") { update in heard.append(update) }
-            let updates = await herald.feedUpdates()
-            // Wait until the socket is up (the session shows online), then send a campaign.
-            for _ in 0..<100 {
-                let presence = try await client.request(.get, "/v1/users/ana/presence", bearer: world.apiKey)
-                if presence["online"] as? Bool == true { break }
-                try await Task.sleep(for: .milliseconds(50))
+        try await EngineWorld.with(.sqlite) { world in
+            try await world.herald.runLive { client, port in
+                let token = try await client.login("ana", apiKey: world.apiKey)
+                let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
+                try await herald.login(authToken: token)
+                let heard = ListenerLog()
+                await herald.addFeedListener("badge") { update in heard.append(update) }
+                let updates = await herald.feedUpdates()
+                // Wait until the socket is up (the session shows online), then send a campaign.
+                for _ in 0..<100 {
+                    let presence = try await client.request(.get, "/v1/users/ana/presence", bearer: world.apiKey)
+                    if presence["online"] as? Bool == true { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
+                    "name": "Live", "audience": ["type": "all"], "card": Self.card("Live {{user.name}}")])
+                try await client.request(.post, "/v1/campaigns/\(campaign["id"] as! String)/send", bearer: world.apiKey)
+                try await world.herald.services.campaigns.runDue()
+                // The stream is read by a task of its own, so that a lost update fails the test instead of hanging it.
+                let streamed = ListenerLog()
+                let ended = ListenerLog()
+                let reader = Task {
+                    for await update in updates { streamed.append(update) }
+                    ended.append(.unreadCount(-1))
+                }
+                for _ in 0..<500 where streamed.updates.count < 2 || heard.updates.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+                guard case .item(let item)? = streamed.updates.first else { Issue.record("no item: \(streamed.updates)"); reader.cancel(); return }
+                #expect(item.campaignId == campaign["id"] as? String && item.card?.fallbackText == "Live Ana")
+                #expect(streamed.updates.dropFirst().first == .unreadCount(1))
+                #expect(heard.updates == streamed.updates)
+                try await herald.logout()
+                for _ in 0..<250 where ended.updates.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(!ended.updates.isEmpty, "the stream did not end at logout")
+                reader.cancel()
             }
-            let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
-                "name": "Live", "audience": ["type": "all"], "card": Self.card("Live {{user.name}}")])
-            try await client.request(.post, "/v1/campaigns/\(campaign["id"] as! String)/send", bearer: world.apiKey)
-            try await world.herald.services.campaigns.runDue()
-            // The stream is read by a task of its own, so that a lost update fails the test instead of hanging it.
-            let streamed = ListenerLog()
-            let ended = ListenerLog()
-            let reader = Task {
-                for await update in updates { streamed.append(update) }
-                ended.append(.unreadCount(-1))
-            }
-            for _ in 0..<500 where streamed.updates.count < 2 || heard.updates.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
-            guard case .item(let item)? = streamed.updates.first else { Issue.record("no item: \(streamed.updates)"); reader.cancel(); return }
-            #expect(item.campaignId == campaign["id"] as? String && item.card?.fallbackText == "Live Ana")
-            #expect(streamed.updates.dropFirst().first == .unreadCount(1))
-            #expect(heard.updates == streamed.updates)
-            try await herald.logout()
-            for _ in 0..<250 where ended.updates.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(!ended.updates.isEmpty, "the stream did not end at logout")
-            reader.cancel()
         }
-        await world.close()
     }
 }
 

@@ -335,61 +335,61 @@ struct DashboardTests {
 
     @Test(arguments: TestBackend.available)
     func pagesShowNoFalseAlarmsAndEveryRowLinksSomewhere(_ backend: TestBackend) async throws {
-        let world = try await EngineWorld.make(backend)
-        try await world.herald.run { client in
-            let browser = Browser(client)
-            // A fresh sign-in page: nothing typed, nothing wrong.
-            let login = try await browser.get("/dashboard/login")
-            #expect(!login.text.contains("role=\"alert\"") && !login.text.contains("aria-invalid"), "\(login.text)")
-            #expect(login.text.range(of: #"\bnil\b"#, options: .regularExpression) == nil)
-            try await browser.signIn(world.apiKey)
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                let browser = Browser(client)
+                // A fresh sign-in page: nothing typed, nothing wrong.
+                let login = try await browser.get("/dashboard/login")
+                #expect(!login.text.contains("role=\"alert\"") && !login.text.contains("aria-invalid"), "\(login.text)")
+                #expect(login.text.range(of: #"\bnil\b"#, options: .regularExpression) == nil)
+                try await browser.signIn(world.apiKey)
 
-            // Healthy providers are not "set aside".
-            for path in ["/dashboard/providers", "/dashboard/providers/apns-1", "/dashboard/providers/fcm-1"] {
-                let page = try await browser.get(path)
-                #expect(page.status == 200)
-                #expect(!page.text.contains("Set aside") && !page.text.contains("set aside:") && !page.text.contains("role=\"alert\""), "\(path)")
-                #expect(page.text.range(of: #"\bnil\b"#, options: .regularExpression) == nil, "\(path) shows nil")
+                // Healthy providers are not "set aside".
+                for path in ["/dashboard/providers", "/dashboard/providers/apns-1", "/dashboard/providers/fcm-1"] {
+                    let page = try await browser.get(path)
+                    #expect(page.status == 200)
+                    #expect(!page.text.contains("Set aside") && !page.text.contains("set aside:") && !page.text.contains("role=\"alert\""), "\(path)")
+                    #expect(page.text.range(of: #"\bnil\b"#, options: .regularExpression) == nil, "\(path) shows nil")
+                }
+
+                // A skipped delivery shows no stray "HTTP"; an event that reached nobody says why.
+                let (_, token) = try await world.device(client, "ana", "apns_ios_device")
+                _ = token
+                let skipped = try await world.post(client, EngineWorld.message(from: "bo", to: "zed"))[0]
+                // A card with a push to Ana, sent on its own and by a campaign: its deliveries link to them.
+                #expect(try await client.request(.post, "/v1/feed/categories", bearer: world.apiKey, json: ["id": "promo", "label": "Promotions"]).status == 201)
+                let card: [String: Any] = ["version": "1.0", "fallbackText": "Hi", "body": [["type": "text", "id": "t", "content": "Hi"]]]
+                #expect(try await client.request(.post, "/v1/feed/templates", bearer: world.apiKey,
+                                                 json: ["id": "offer", "name": "Offer", "categoryId": "promo", "card": card]).status == 201)
+                let item = try await client.request(.post, "/v1/feed/items", bearer: world.apiKey,
+                                                    json: ["uids": ["ana"], "card": card, "push": ["title": "Hi", "body": "There"]])
+                #expect(item.status < 300, "\(item.text)")
+                let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
+                    "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "templateId": "offer", "push": ["title": "Spring", "body": "Sale"],
+                ])
+                let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
+                #expect(try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: world.apiKey).status < 300)
+                try await world.herald.services.campaigns.runDue()
+                try await world.drain()
+
+                let events = try await browser.get("/dashboard/events")
+                #expect(!events.text.contains("HTTP </span>"), "a row without a status shows HTTP")
+                #expect(events.text.contains("/dashboard/events/\(skipped)"))
+                #expect(!events.text.contains("/dashboard/events/fit_"), "feed item rows link to a page that does not exist")
+                #expect(events.text.contains("/dashboard/campaigns/\(campaignId)") && events.text.contains("campaign push"))
+                #expect(events.text.contains("feed item push") && events.text.contains("/dashboard/users/ana"))
+                let itemId = try #require(events.text.firstMatch(of: /(fit_[A-Za-z0-9_-]+)/).map { String($0.1) })
+                let old = try await browser.get("/dashboard/events/\(itemId)")
+                #expect(old.status == 303 && old.headers[.location]?.hasPrefix("/dashboard/") == true, "\(old.status)")
+                let nobody = try await browser.get("/dashboard/events/\(skipped)")
+                #expect(nobody.text.contains("unknown_user"), "the event page does not say why nobody was reached")
+                #expect(nobody.text.range(of: #"\bnil\b"#, options: .regularExpression) == nil)
+
+                // A card template's category is not followed by a stray separator.
+                let feed = try await browser.get("/dashboard/feed")
+                #expect(feed.text.contains("Promotions") || feed.text.contains("promo"))
+                #expect(!feed.text.contains("· </li>") && !feed.text.contains("·</li>"), "a trailing separator after a category")
             }
-
-            // A skipped delivery shows no stray "HTTP"; an event that reached nobody says why.
-            let (_, token) = try await world.device(client, "ana", "apns_ios_device")
-            _ = token
-            let skipped = try await world.post(client, EngineWorld.message(from: "bo", to: "zed"))[0]
-            // A card with a push to Ana, sent on its own and by a campaign: its deliveries link to them.
-            #expect(try await client.request(.post, "/v1/feed/categories", bearer: world.apiKey, json: ["id": "promo", "label": "Promotions"]).status == 201)
-            let card: [String: Any] = ["version": "1.0", "fallbackText": "Hi", "body": [["type": "text", "id": "t", "content": "Hi"]]]
-            #expect(try await client.request(.post, "/v1/feed/templates", bearer: world.apiKey,
-                                             json: ["id": "offer", "name": "Offer", "categoryId": "promo", "card": card]).status == 201)
-            let item = try await client.request(.post, "/v1/feed/items", bearer: world.apiKey,
-                                                json: ["uids": ["ana"], "card": card, "push": ["title": "Hi", "body": "There"]])
-            #expect(item.status < 300, "\(item.text)")
-            let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
-                "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "templateId": "offer", "push": ["title": "Spring", "body": "Sale"],
-            ])
-            let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
-            #expect(try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: world.apiKey).status < 300)
-            try await world.herald.services.campaigns.runDue()
-            try await world.drain()
-
-            let events = try await browser.get("/dashboard/events")
-            #expect(!events.text.contains("HTTP </span>"), "a row without a status shows HTTP")
-            #expect(events.text.contains("/dashboard/events/\(skipped)"))
-            #expect(!events.text.contains("/dashboard/events/fit_"), "feed item rows link to a page that does not exist")
-            #expect(events.text.contains("/dashboard/campaigns/\(campaignId)") && events.text.contains("campaign push"))
-            #expect(events.text.contains("feed item push") && events.text.contains("/dashboard/users/ana"))
-            let itemId = try #require(events.text.firstMatch(of: /(fit_[A-Za-z0-9_-]+)/).map { String($0.1) })
-            let old = try await browser.get("/dashboard/events/\(itemId)")
-            #expect(old.status == 303 && old.headers[.location]?.hasPrefix("/dashboard/") == true, "\(old.status)")
-            let nobody = try await browser.get("/dashboard/events/\(skipped)")
-            #expect(nobody.text.contains("unknown_user"), "the event page does not say why nobody was reached")
-            #expect(nobody.text.range(of: #"\bnil\b"#, options: .regularExpression) == nil)
-
-            // A card template's category is not followed by a stray separator.
-            let feed = try await browser.get("/dashboard/feed")
-            #expect(feed.text.contains("Promotions") || feed.text.contains("promo"))
-            #expect(!feed.text.contains("· </li>") && !feed.text.contains("·</li>"), "a trailing separator after a category")
         }
-        await world.close()
     }
 }

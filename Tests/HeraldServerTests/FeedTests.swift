@@ -367,58 +367,58 @@ struct FeedTests {
 
     @Test(arguments: TestBackend.available)
     func campaignPushesAreTrackedAndCounted(_ backend: TestBackend) async throws {
-        let world = try await EngineWorld.make(backend)
-        try await world.herald.run { client in
-            let (ana, iphone) = try await world.device(client, "ana", "apns_ios_device", name: "Ana")
-            let (bo, android) = try await world.device(client, "bo", "fcm_android", name: "Bo")
-            _ = android
-            let created = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
-                "name": "Spring", "audience": ["type": "uids", "uids": ["ana", "bo"]], "card": Self.card(),
-                "push": ["title": "Hi {{user.name}}", "body": "{{data.offer}} for you", "badge": 1], "data": ["offer": "20% off"],
-            ])
-            let campaignId = try #require(created["id"] as? String)
-            #expect(try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: world.apiKey).status == 202)
-            #expect(try await world.herald.services.campaigns.runDue())
-            #expect(try await world.drain() == 2)
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                let (ana, iphone) = try await world.device(client, "ana", "apns_ios_device", name: "Ana")
+                let (bo, android) = try await world.device(client, "bo", "fcm_android", name: "Bo")
+                _ = android
+                let created = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
+                    "name": "Spring", "audience": ["type": "uids", "uids": ["ana", "bo"]], "card": Self.card(),
+                    "push": ["title": "Hi {{user.name}}", "body": "{{data.offer}} for you", "badge": 1], "data": ["offer": "20% off"],
+                ])
+                let campaignId = try #require(created["id"] as? String)
+                #expect(try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: world.apiKey).status == 202)
+                #expect(try await world.herald.services.campaigns.runDue())
+                #expect(try await world.drain() == 2)
 
-            let item = try #require(try await Self.all(client, ana, "").first)
-            let pushed = try #require(world.apnsPayloads(to: iphone).first)
-            #expect(pushed.headers["apns-push-type"] == "alert" && pushed.headers["apns-topic"] == "com.acme.app" && pushed.headers["apns-priority"] == "10")
-            let aps = try #require(pushed.payload["aps"] as? [String: Any])
-            #expect(aps["alert"] as? [String: String] == ["title": "Hi Ana", "body": "20% off for you"])
-            #expect(aps["badge"] as? Int == 1 && aps["mutable-content"] as? Int == 1)
-            let cometchat = try #require(pushed.payload["cometchat"] as? [String: String])
-            #expect(Set(cometchat.keys) == ["type", "appId", "campaignId", "notificationId", "pushNotificationId", "uid", "sentAt"])
-            #expect(cometchat["type"] == "business_messaging" && cometchat["appId"] == world.appId && cometchat["campaignId"] == campaignId)
-            #expect(cometchat["notificationId"] == item["id"] as? String && cometchat["uid"] == "ana" && cometchat["sentAt"] == item["sentAt"] as? String)
-            let pushId = try #require(cometchat["pushNotificationId"])
-            #expect(pushId == item["pushNotificationId"] as? String && UUID(uuidString: pushId) != nil)
-            #expect(cometchat["sentAt"]?.hasSuffix("Z") == true && cometchat["sentAt"]?.contains(".") == true)
+                let item = try #require(try await Self.all(client, ana, "").first)
+                let pushed = try #require(world.apnsPayloads(to: iphone).first)
+                #expect(pushed.headers["apns-push-type"] == "alert" && pushed.headers["apns-topic"] == "com.acme.app" && pushed.headers["apns-priority"] == "10")
+                let aps = try #require(pushed.payload["aps"] as? [String: Any])
+                #expect(aps["alert"] as? [String: String] == ["title": "Hi Ana", "body": "20% off for you"])
+                #expect(aps["badge"] as? Int == 1 && aps["mutable-content"] as? Int == 1)
+                let cometchat = try #require(pushed.payload["cometchat"] as? [String: String])
+                #expect(Set(cometchat.keys) == ["type", "appId", "campaignId", "notificationId", "pushNotificationId", "uid", "sentAt"])
+                #expect(cometchat["type"] == "business_messaging" && cometchat["appId"] == world.appId && cometchat["campaignId"] == campaignId)
+                #expect(cometchat["notificationId"] == item["id"] as? String && cometchat["uid"] == "ana" && cometchat["sentAt"] == item["sentAt"] as? String)
+                let pushId = try #require(cometchat["pushNotificationId"])
+                #expect(pushId == item["pushNotificationId"] as? String && UUID(uuidString: pushId) != nil)
+                #expect(cometchat["sentAt"]?.hasSuffix("Z") == true && cometchat["sentAt"]?.contains(".") == true)
 
-            let fcm = try #require(world.fcm.lastMessage)
-            let data = try #require(fcm["data"] as? [String: String])
-            #expect(data["type"] == "business_messaging" && data["uid"] == "bo" && data["campaignId"] == campaignId && data["pushNotificationId"] != nil)
-            #expect((fcm["notification"] as? [String: String]) == ["title": "Hi Bo", "body": "20% off for you"])
+                let fcm = try #require(world.fcm.lastMessage)
+                let data = try #require(fcm["data"] as? [String: String])
+                #expect(data["type"] == "business_messaging" && data["uid"] == "bo" && data["campaignId"] == campaignId && data["pushNotificationId"] != nil)
+                #expect((fcm["notification"] as? [String: String]) == ["title": "Hi Bo", "body": "20% off for you"])
 
-            // Tracking: idempotent, and only for the push's own user.
-            let delivered = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)
-            let deliveredAt = try #require(delivered["deliveredAt"] as? String)
-            #expect(delivered["notificationId"] as? String == item["id"] as? String && delivered["clickedAt"] == nil)
-            #expect(try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)["deliveredAt"] as? String == deliveredAt)
-            let clicked = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/clicked", bearer: ana)
-            #expect(clicked["clickedAt"] != nil && clicked["deliveredAt"] as? String == deliveredAt)
-            #expect(try await client.request(.post, "/v1/me/push-notifications/\(pushId)/clicked", bearer: bo).status == 404)
-            #expect(try await client.request(.post, "/v1/me/push-notifications/nope/clicked", bearer: ana).status == 404)
-            _ = try await client.request(.post, "/v1/me/feed/\(item["id"] as! String)/read", bearer: ana)
-            _ = try await client.request(.post, "/v1/me/feed/\(item["id"] as! String)/engagements", bearer: ana, json: ["interaction": "open"])
+                // Tracking: idempotent, and only for the push's own user.
+                let delivered = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)
+                let deliveredAt = try #require(delivered["deliveredAt"] as? String)
+                #expect(delivered["notificationId"] as? String == item["id"] as? String && delivered["clickedAt"] == nil)
+                #expect(try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)["deliveredAt"] as? String == deliveredAt)
+                let clicked = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/clicked", bearer: ana)
+                #expect(clicked["clickedAt"] != nil && clicked["deliveredAt"] as? String == deliveredAt)
+                #expect(try await client.request(.post, "/v1/me/push-notifications/\(pushId)/clicked", bearer: bo).status == 404)
+                #expect(try await client.request(.post, "/v1/me/push-notifications/nope/clicked", bearer: ana).status == 404)
+                _ = try await client.request(.post, "/v1/me/feed/\(item["id"] as! String)/read", bearer: ana)
+                _ = try await client.request(.post, "/v1/me/feed/\(item["id"] as! String)/engagements", bearer: ana, json: ["interaction": "open"])
 
-            let stats = try await client.request(.get, "/v1/campaigns/\(campaignId)/stats", bearer: world.apiKey)
-            #expect(stats["audienceSize"] as? Int == 2 && stats["itemsCreated"] as? Int == 2 && stats["read"] as? Int == 1 && stats["delivered"] as? Int == 1)
-            #expect(stats["engaged"] as? [String: Int] == ["open": 1])
-            #expect(stats["pushes"] as? [String: Int] == ["sent": 2, "failed": 0, "pending": 0, "delivered": 1, "clicked": 1], "\(stats.text)")
-            let timeline = try #require(stats["timeline"] as? [[String: Any]])
-            #expect(timeline.reduce(0) { $0 + ($1["read"] as? Int ?? 0) } == 1 && timeline.reduce(0) { $0 + ($1["pushesClicked"] as? Int ?? 0) } == 1)
+                let stats = try await client.request(.get, "/v1/campaigns/\(campaignId)/stats", bearer: world.apiKey)
+                #expect(stats["audienceSize"] as? Int == 2 && stats["itemsCreated"] as? Int == 2 && stats["read"] as? Int == 1 && stats["delivered"] as? Int == 1)
+                #expect(stats["engaged"] as? [String: Int] == ["open": 1])
+                #expect(stats["pushes"] as? [String: Int] == ["sent": 2, "failed": 0, "pending": 0, "delivered": 1, "clicked": 1], "\(stats.text)")
+                let timeline = try #require(stats["timeline"] as? [[String: Any]])
+                #expect(timeline.reduce(0) { $0 + ($1["read"] as? Int ?? 0) } == 1 && timeline.reduce(0) { $0 + ($1["pushesClicked"] as? Int ?? 0) } == 1)
+            }
         }
-        await world.close()
     }
 }

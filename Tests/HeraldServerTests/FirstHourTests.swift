@@ -10,88 +10,88 @@ import Testing
 struct FirstHourTests {
     @Test(arguments: TestBackend.available)
     func theEventLogShowsTheEventAsPosted(_ backend: TestBackend) async throws {
-        let world = try await EngineWorld.make(backend)
-        try await world.herald.run { client in
-            try await world.device(client, "bo", "apns_ios_device")
-            let posted: [String: Any] = ["id": "msg-1", "type": "message", "action": "new",
-                                         "message": ["id": 123, "text": "Hello!", "sender": "ana", "receiver": "bo", "receiverType": "user",
-                                                     "sentAt": 1_741_847_453]]
-            let ids = try await world.post(client, posted)
-            try await world.drain()
-            let log = try await world.log(client, ids[0])
-            #expect(!log.text.contains("\"_0\""), "Swift's enum encoding leaked: \(log.text)")
-            let event = try #require(log["event"] as? [String: Any])
-            let body = try #require(event["event"] as? [String: Any])
-            #expect(NSDictionary(dictionary: body).isEqual(to: posted), "\(body)")
-            #expect((event["receivedAt"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(event)")
-            #expect(event["clientId"] as? String == "msg-1")
-            // The list shows the same.
-            let listed = try #require((try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [[String: Any]])?.first)
-            #expect(NSDictionary(dictionary: listed["event"] as? [String: Any] ?? [:]).isEqual(to: posted))
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                try await world.device(client, "bo", "apns_ios_device")
+                let posted: [String: Any] = ["id": "msg-1", "type": "message", "action": "new",
+                                             "message": ["id": 123, "text": "Hello!", "sender": "ana", "receiver": "bo", "receiverType": "user",
+                                                         "sentAt": 1_741_847_453]]
+                let ids = try await world.post(client, posted)
+                try await world.drain()
+                let log = try await world.log(client, ids[0])
+                #expect(!log.text.contains("\"_0\""), "Swift's enum encoding leaked: \(log.text)")
+                let event = try #require(log["event"] as? [String: Any])
+                let body = try #require(event["event"] as? [String: Any])
+                #expect(NSDictionary(dictionary: body).isEqual(to: posted), "\(body)")
+                #expect((event["receivedAt"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(event)")
+                #expect(event["clientId"] as? String == "msg-1")
+                // The list shows the same.
+                let listed = try #require((try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [[String: Any]])?.first)
+                #expect(NSDictionary(dictionary: listed["event"] as? [String: Any] ?? [:]).isEqual(to: posted))
 
-            // Herald's own event (a session ended) in a public shape, without the device tokens.
-            let (session, token) = try await world.device(client, "cy", "apns_ios_device")
-            #expect(try await client.request(.delete, "/v1/me/session", bearer: session).status == 204)
-            let events = try #require(try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [[String: Any]])
-            let ended = try #require(events.first { ($0["event"] as? [String: Any])?["type"] as? String == "session" })
-            let shape = try #require(ended["event"] as? [String: Any])
-            #expect(Set(shape.keys) == ["type", "uid", "sessionId", "reason", "devices"], "\(shape)")
-            #expect(shape["uid"] as? String == "cy" && shape["reason"] as? String != nil, "\(shape)")
-            #expect(!(try JSONSerialization.data(withJSONObject: shape)).isEmpty && !"\(shape)".contains(token))
+                // Herald's own event (a session ended) in a public shape, without the device tokens.
+                let (session, token) = try await world.device(client, "cy", "apns_ios_device")
+                #expect(try await client.request(.delete, "/v1/me/session", bearer: session).status == 204)
+                let events = try #require(try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [[String: Any]])
+                let ended = try #require(events.first { ($0["event"] as? [String: Any])?["type"] as? String == "session" })
+                let shape = try #require(ended["event"] as? [String: Any])
+                #expect(Set(shape.keys) == ["type", "uid", "sessionId", "reason", "devices"], "\(shape)")
+                #expect(shape["uid"] as? String == "cy" && shape["reason"] as? String != nil, "\(shape)")
+                #expect(!(try JSONSerialization.data(withJSONObject: shape)).isEmpty && !"\(shape)".contains(token))
+            }
         }
-        await world.close()
     }
 
     @Test(arguments: TestBackend.available)
     func anEventIdPostedAgainWithAnotherBodyIsAConflict(_ backend: TestBackend) async throws {
-        let world = try await EngineWorld.make(backend)
-        try await world.herald.run { client in
-            var event = EngineWorld.message(from: "ana", to: "bo", text: "first", id: 1)
-            event["id"] = "backend-7"
-            let first = try await world.post(client, event)
-            #expect(try await world.post(client, event) == first, "the same body again is the same event")
-            var changed = event
-            changed["message"] = ["id": 1, "text": "second", "sender": "ana", "receiver": "bo", "receiverType": "user"]
-            let refused = try await client.request(.post, "/v1/events", bearer: world.apiKey, json: changed)
-            #expect(refused.status == 409 && refused.errorCode == "event_id_conflict", "\(refused.text)")
-            #expect(refused.errorDetails?["field"] == "id" && refused.errorDetails?["id"] == "backend-7" && refused.errorDetails?["eventId"] == first[0])
-            // In a batch the whole post is refused, its other events unstored.
-            let before = (try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [Any])?.count
-            let batch = try await client.request(.post, "/v1/events", bearer: world.apiKey,
-                                                 json: ["events": [EngineWorld.message(from: "ana", to: "bo"), changed]])
-            #expect(batch.status == 409 && batch.errorDetails?["field"] == "events[1].id", "\(batch.text)")
-            #expect((try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [Any])?.count == before)
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                var event = EngineWorld.message(from: "ana", to: "bo", text: "first", id: 1)
+                event["id"] = "backend-7"
+                let first = try await world.post(client, event)
+                #expect(try await world.post(client, event) == first, "the same body again is the same event")
+                var changed = event
+                changed["message"] = ["id": 1, "text": "second", "sender": "ana", "receiver": "bo", "receiverType": "user"]
+                let refused = try await client.request(.post, "/v1/events", bearer: world.apiKey, json: changed)
+                #expect(refused.status == 409 && refused.errorCode == "event_id_conflict", "\(refused.text)")
+                #expect(refused.errorDetails?["field"] == "id" && refused.errorDetails?["id"] == "backend-7" && refused.errorDetails?["eventId"] == first[0])
+                // In a batch the whole post is refused, its other events unstored.
+                let before = (try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [Any])?.count
+                let batch = try await client.request(.post, "/v1/events", bearer: world.apiKey,
+                                                     json: ["events": [EngineWorld.message(from: "ana", to: "bo"), changed]])
+                #expect(batch.status == 409 && batch.errorDetails?["field"] == "events[1].id", "\(batch.text)")
+                #expect((try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [Any])?.count == before)
+            }
         }
-        await world.close()
     }
 
     @Test(arguments: TestBackend.available)
     func anEventThatReachedNobodySaysWhy(_ backend: TestBackend) async throws {
-        let world = try await EngineWorld.make(backend)
-        try await world.herald.run { client in
-            for uid in ["ana", "bo"] {
-                #expect(try await client.request(.put, "/v1/users/\(uid)", bearer: world.apiKey, json: ["name": uid]).status == 200)
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                for uid in ["ana", "bo"] {
+                    #expect(try await client.request(.put, "/v1/users/\(uid)", bearer: world.apiKey, json: ["name": uid]).status == 200)
+                }
+                #expect(try await client.request(.put, "/v1/groups/solo", bearer: world.apiKey, json: ["name": "Solo", "owner": "ana"]).status == 200)
+                #expect(try await client.request(.post, "/v1/groups/solo/members", bearer: world.apiKey, json: ["uids": ["ana"]]).status < 300)
+                let toNoGroup = try await world.post(client, EngineWorld.message(from: "ana", to: "ghosts", receiverType: "group"))[0]
+                let toSolo = try await world.post(client, EngineWorld.message(from: "ana", to: "solo", receiverType: "group"))[0]
+                let toNobody = try await world.post(client, EngineWorld.message(from: "ana", to: "zed"))[0]
+                let toBo = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))[0]
+                try await world.drain()
+                func summary(_ id: String) async throws -> [String: Any] {
+                    try #require(try await world.log(client, id)["event"] as? [String: Any])
+                }
+                #expect(try await summary(toNoGroup)["reason"] as? String == "unknown_group")
+                #expect(try await summary(toNoGroup)["recipients"] as? Int == 0)
+                #expect(try await summary(toSolo)["reason"] as? String == "no_members")
+                #expect(try await summary(toNobody)["reason"] as? String == "unknown_user")
+                #expect(try await world.deliveries(client, toNobody).first?["reason"] as? String == "unknown_user")
+                // A known user without devices reached nobody for a reason of their own, on the delivery.
+                #expect(try await summary(toBo)["reason"] == nil)
+                #expect(try await world.deliveries(client, toBo).first?["reason"] as? String == "no_tokens")
             }
-            #expect(try await client.request(.put, "/v1/groups/solo", bearer: world.apiKey, json: ["name": "Solo", "owner": "ana"]).status == 200)
-            #expect(try await client.request(.post, "/v1/groups/solo/members", bearer: world.apiKey, json: ["uids": ["ana"]]).status < 300)
-            let toNoGroup = try await world.post(client, EngineWorld.message(from: "ana", to: "ghosts", receiverType: "group"))[0]
-            let toSolo = try await world.post(client, EngineWorld.message(from: "ana", to: "solo", receiverType: "group"))[0]
-            let toNobody = try await world.post(client, EngineWorld.message(from: "ana", to: "zed"))[0]
-            let toBo = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))[0]
-            try await world.drain()
-            func summary(_ id: String) async throws -> [String: Any] {
-                try #require(try await world.log(client, id)["event"] as? [String: Any])
-            }
-            #expect(try await summary(toNoGroup)["reason"] as? String == "unknown_group")
-            #expect(try await summary(toNoGroup)["recipients"] as? Int == 0)
-            #expect(try await summary(toSolo)["reason"] as? String == "no_members")
-            #expect(try await summary(toNobody)["reason"] as? String == "unknown_user")
-            #expect(try await world.deliveries(client, toNobody).first?["reason"] as? String == "unknown_user")
-            // A known user without devices reached nobody for a reason of their own, on the delivery.
-            #expect(try await summary(toBo)["reason"] == nil)
-            #expect(try await world.deliveries(client, toBo).first?["reason"] as? String == "no_tokens")
         }
-        await world.close()
     }
 
     @Test(arguments: TestBackend.available)

@@ -138,3 +138,20 @@ enum ProviderInputs {
         return input
     }
 }
+
+extension EngineWorld {
+    /// A world for the length of `body`, closed afterwards whether the body returns or throws (a
+    /// test that fails half-way leaves no stand-in running).
+    public static func with<T: Sendable>(_ backend: TestBackend, clock: ManualClock = ManualClock(), pingInterval: Duration = .seconds(15),
+                                         workers: Bool = false, _ body: (EngineWorld) async throws -> T) async throws -> T {
+        let world = try await make(backend, clock: clock, pingInterval: pingInterval, workers: workers)
+        do {
+            let value = try await body(world)
+            await world.close()
+            return value
+        } catch {
+            await world.close()
+            throw error
+        }
+    }
+}

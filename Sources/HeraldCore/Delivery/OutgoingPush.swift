@@ -78,13 +78,6 @@ extension OutgoingPush {
     }
 }
 
-/// Sends a prepared push with a stored credential. Implemented by the provider clients.
-public protocol PushGateway: Sendable {
-    func send(_ push: OutgoingPush, credential: ProviderCredential) async -> PushResult
-    /// Sends pushes of one credential together; the results are in the order of the pushes.
-    func send(_ pushes: [OutgoingPush], credential: ProviderCredential) async -> [PushResult]
-}
-
 extension PushGateway {
     public func send(_ pushes: [OutgoingPush], credential: ProviderCredential) async -> [PushResult] {
         await withTaskGroup(of: (Int, PushResult).self) { group in

@@ -24,15 +24,3 @@ public struct CertificateFacts: Sendable, Equatable {
     }
 }
 
-/// Opens and checks provider secrets (keys, certificates). Implemented where the crypto lives;
-/// every failure is a `HeraldError.invalidField` naming the field.
-public protocol CredentialInspector: Sendable {
-    func inspectServiceAccount(json: String) throws -> ServiceAccountFacts
-    func inspectAPNsSigningKey(pem: String) throws
-    func inspectAPNsCertificate(p12Base64: String, password: String) throws -> CertificateFacts
-}
-
-/// Resolves a host name to its IP addresses (textual form).
-public protocol HostResolver: Sendable {
-    func addresses(of host: String) async throws -> [String]
-}
