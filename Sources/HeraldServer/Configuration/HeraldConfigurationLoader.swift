@@ -131,19 +131,19 @@ public struct HeraldConfigurationLoader: Sendable {
     /// `herald config check`'s table: every setting, its value (secrets redacted, a database
     /// URL without its password) and where it comes from.
     public static func describe(_ resolved: [Resolved], file: String?) -> String {
-        var lines = ["configuration file: \(file ?? "none (--config FILE or HERALD_CONFIG)")"]
-        let width = HeraldSetting.all.map(\.key.count).max() ?? 20
-        for setting in HeraldSetting.all {
-            let key = setting.key.padding(toLength: width, withPad: " ", startingAt: 0)
-            guard let value = resolved.first(where: { $0.key == setting.key }) else {
-                lines.append("\(key)  (default)")
-                continue
-            }
+        let rows = HeraldSetting.all.map { setting -> (key: String, value: String, source: String) in
+            guard let value = resolved.first(where: { $0.key == setting.key }) else { return (setting.key, "(default)", "") }
             var shown = value.value
             if setting.secret { shown = "<redacted>" }
             if setting.kind == .database, let url = try? DatabaseURL(parsing: value.value) { shown = url.description }
-            lines.append("\(key)  \(shown)    ← \(value.source)")
+            return (setting.key, shown, value.source)
         }
-        return lines.joined(separator: "\n")
+        let keyWidth = rows.map(\.key.count).max() ?? 0, valueWidth = min(48, rows.map(\.value.count).max() ?? 0)
+        let lines = rows.map { row in
+            let line = row.key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
+                + (row.source.isEmpty ? row.value : row.value.padding(toLength: max(valueWidth, row.value.count), withPad: " ", startingAt: 0) + "  ← " + row.source)
+            return line
+        }
+        return (["configuration file: \(file ?? "none (--config FILE or HERALD_CONFIG)")"] + lines).joined(separator: "\n")
     }
 }
