@@ -301,6 +301,16 @@ try:
     go(f"/dashboard/events/{event_id}")
     check(h1() == f"Event {event_id}" and USER_UID in driver.find_element(By.CSS_SELECTOR, "table.deliveries").text, "event page")
     shot("event")
+    # An event for a group that does not exist reached nobody, and its page says why.
+    nobody = api("POST", "/v1/events", API_KEY, {"type": "message", "message": {"id": 43, "text": "Anyone?", "sender": "bob",
+                                                                               "receiver": "no-such-group", "receiverType": "group"}})["eventIds"][0]
+    for _ in range(50):
+        go(f"/dashboard/events/{nobody}")
+        if driver.find_elements(By.ID, "event-reason"):
+            break
+        time.sleep(0.2)
+    check("unknown_group" in text_of("event-reason"), "the page of an event that reached nobody does not say why")
+    shot("event-nobody")
 
     step("overview, settings and feed pages")
     go("/dashboard")

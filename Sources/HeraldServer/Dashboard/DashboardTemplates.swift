@@ -461,7 +461,7 @@ enum DashboardTemplates {
     static let event = #"""
     <dl class="facts card"><dt>Type</dt><dd>{{type}}</dd><dt>Status</dt><dd>{{status}}</dd><dt>Recipients</dt><dd>{{recipients}}</dd>
       <dt>Received</dt><dd>{{received}}</dd><dt>Finished</dt><dd>{{finished}}</dd>
-      <dt>Decisions</dt><dd>{{#counts}}<span class="status s-{{status}}">{{status}}: {{count}}</span> {{/counts}}</dd></dl>
+      <dt>Decisions</dt><dd>{{#counts}}<span class="status s-{{status}}">{{status}}: {{count}}</span> {{/counts}}{{^counts}}none{{/counts}}</dd></dl>
     {{#reason}}<p class="notice" role="status" id="event-reason">{{reason}}</p>{{/reason}}
     {{#body}}<details class="card"><summary>The event</summary><pre class="code">{{body}}</pre></details>{{/body}}
     <h2>Every recipient's decision</h2>
