@@ -115,11 +115,19 @@ public final class HeraldProcess: Sendable {
 
     public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    /// Sends a signal (SIGKILL by default: no goodbye) and waits for the process to end.
+    /// Sends a signal (SIGKILL by default: no goodbye) and waits for the process to end — at most
+    /// 40 seconds (past the server's own 25-second limit on a graceful stop), then SIGKILL, so that
+    /// a stop that hangs cannot hang the suite.
     public func kill(_ signal: Int32 = SIGKILL) {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(40)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            FileHandle.standardError.write(Data("herald \(process.processIdentifier) did not stop within 40 s of signal \(signal): killed\n".utf8))
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// A TCP port nobody listens on now.

@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// Builds the HTTP application. The executable and the tests both call this.
 /// - Parameter services: already opened services (tests); nil opens the configured database.
 public func buildApplication(
-    _ configuration: HeraldConfiguration, services: HeraldServices? = nil, logger: Logger? = nil, background: [any Service] = []
+    _ configuration: HeraldConfiguration, services: HeraldServices? = nil, logger: Logger? = nil, background: [any Service] = [],
+    stopLimit: Duration? = nil
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "herald")
     logger.logLevel = configuration.logLevel
@@ -76,6 +77,8 @@ public func buildApplication(
         app.addServices(DeliveryEngineService(engine: services.engine, logger: logger), MaintenanceService(services: services, logger: logger),
                         CampaignService(services: services, logger: logger))
     }
+    // Added last, so told first: a graceful stop that has not ended within its limit ends the process.
+    if let stopLimit { app.addServices(ShutdownWatchdog(logger: logger, limit: stopLimit)) }
     return app
 }
 
@@ -85,6 +88,25 @@ struct RealtimeBackgroundService: Service {
 
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await realtime.run() }
+    }
+}
+
+/// A graceful stop (SIGTERM: `systemctl restart`, every deploy) is bounded: when it starts, this
+/// service starts a clock, and a stop still running at `limit` is logged and the process exits —
+/// within systemd's `TimeoutStopSec` (30 s), rather than hanging until SIGKILL. (Seen in the fault
+/// suite on PostgreSQL: a process told to stop while providers refused and hung never ended.)
+struct ShutdownWatchdog: Service {
+    let logger: Logger
+    let limit: Duration
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let logger = self.logger, limit = self.limit
+        Task.detached {
+            try? await Task.sleep(for: limit)
+            logger.error("graceful shutdown did not finish in time: exiting", metadata: ["limit": "\(limit)"])
+            exit(1)
+        }
     }
 }
 
@@ -116,7 +138,8 @@ public enum HeraldServerRunner {
         // The tracer is bootstrapped first (once per process); its exporter runs beside the server.
         let tracing: [any Service] = try configuration.otelEndpoint.map { [try HeraldTracing.bootstrap(endpoint: $0, protocol: configuration.otelProtocol)] } ?? []
         if let endpoint = configuration.otelEndpoint { logger.info("exporting traces", metadata: ["endpoint": "\(endpoint)", "protocol": "\(configuration.otelProtocol)"]) }
-        let app = try await buildApplication(configuration, logger: logger, background: tracing)
+        // A graceful stop ends within 25 seconds, inside systemd's TimeoutStopSec (30 s).
+        let app = try await buildApplication(configuration, logger: logger, background: tracing, stopLimit: .seconds(25))
         if !SystemTrustRoots.found {
             // Found by the release check: in a root without them every provider connection failed
             // its TLS set-up and was retried until the push timed out, with nothing in the log.
