@@ -93,9 +93,10 @@ struct DeliveryEngineService: Service {
                 }
                 if ContinuousClock.now - reported > .seconds(5) {
                     reported = .now
-                    Gauge(label: "herald_outbox_depth").record(try await engine.ports.deliveries.outboxDepth())
-                    // Every app has its gauge, an empty outbox reading 0.
+                    // One count of the outbox, by app: the total is their sum; every app has its
+                    // gauge, an empty outbox reading 0.
                     let byApp = try await engine.ports.deliveries.outboxDepthByApp()
+                    Gauge(label: "herald_outbox_depth").record(byApp.values.reduce(0, +))
                     for appId in Set(try await engine.ports.apps.apps().map(\.id)).union(byApp.keys) {
                         Gauge(label: "herald_outbox_depth_by_app", dimensions: [("app", appId)]).record(byApp[appId] ?? 0)
                     }
