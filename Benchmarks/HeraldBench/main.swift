@@ -139,9 +139,9 @@ case "fcm":
     let client = FCMClient(account: account, endpoints: endpoints, tls: tls, http: http, maxConnections: Int(argument("--connections", "4")!)!)
     let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
     let tokens = (0..<devices).map { _ in String((0..<22).map { _ in alphabet[Int.random(in: 0..<64)] }) + ":APA91b" + String((0..<134).map { _ in alphabet[Int.random(in: 0..<64)] }) }
-    let message: @Sendable (String) -> FCMMessage = { token in
-        FCMMessage(token: token, data: ["type": "chat", "conversationId": "ana_user_bo", "sender": "ana"],
-                   notification: .init(title: "Ana", body: "Hello from Herald"))
+    let message: @Sendable (String) -> FCMPush = { token in
+        FCMPush(token: token, data: ["type": "chat", "conversationId": "ana_user_bo", "sender": "ana"],
+                notification: .init(title: "Ana", body: "Hello from Herald"))
     }
     _ = await client.send(message(tokens[0]))
     let cpuStart = cpuSeconds()

@@ -37,8 +37,8 @@ struct DecisionTests {
         var list: [(String, ProviderKind)] = [("apns-1", .apns), ("fcm-1", .fcm)]
         if webhook { list.append(("hook-1", .custom)) }
         return Dictionary(uniqueKeysWithValues: list.map { id, kind in
-            var config = ProviderConfig(kind: kind, enabled: !disabled.contains(id))
-            if broken.contains(id) { config.brokenReason = "BadCertificate" }
+            var config = ProviderConfig(.sample(kind), enabled: !disabled.contains(id))
+            if broken.contains(id) { config.broken = BrokenCredential(reason: "BadCertificate", since: now) }
             return (id, ProviderCredential(appId: app.id, providerId: id, config: config, sealedSecret: "", createdAt: now, updatedAt: now))
         })
     }
@@ -53,7 +53,7 @@ struct DecisionTests {
         try decide(message, facts, settings: settings, providers: providers)
     }
 
-    static func skipped(_ decision: Decision) -> String? {
+    static func skipped(_ decision: Decision) -> SkipReason? {
         if case .skip(let reason) = decision { return reason }
         return nil
     }
@@ -63,30 +63,30 @@ struct DecisionTests {
         let known = RecipientFacts(uid: "bo", user: Self.user(), tokens: [phone])
         var off = PushSettings()
         off.enabled = false
-        #expect(Self.skipped(try Self.decide(known, settings: off)) == "push_disabled")
+        #expect(Self.skipped(try Self.decide(known, settings: off)) == .pushDisabled)
         let suppressed = #"{"type":"message","message":{"id":1,"text":"Hi","sender":"ana","receiver":"bo","receiverType":"user","suppressPush":true}}"#
-        #expect(Self.skipped(try Self.decide(suppressed, known)) == "suppressed")
+        #expect(Self.skipped(try Self.decide(suppressed, known)) == .suppressed)
         var prefs = known
-        prefs.preferences = NotificationPreferences(events: ["message": false])
-        #expect(Self.skipped(try Self.decide(prefs)) == "preference_off")
+        prefs.preferences = NotificationPreferences(events: [.message: false])
+        #expect(Self.skipped(try Self.decide(prefs)) == .preferenceOff)
         var mentions = known
         mentions.preferences = NotificationPreferences(groupMentionsOnly: true)
-        #expect(Self.skipped(try Self.decide(Self.groupMessage, mentions)) == "mentions_only")
+        #expect(Self.skipped(try Self.decide(Self.groupMessage, mentions)) == .mentionsOnly)
         mentions.uid = "cy"   // mentioned: told
         #expect(Self.skipped(try Self.decide(Self.groupMessage, mentions)) == nil)
         var muted = known
         muted.mutes = [ConversationMute(conversationId: "ana_user_bo", until: nil)]
-        #expect(Self.skipped(try Self.decide(muted)) == "muted")
+        #expect(Self.skipped(try Self.decide(muted)) == .muted)
         muted.mutes = [ConversationMute(conversationId: "ana_user_bo", until: Self.now.addingTimeInterval(-60))]
         #expect(Self.skipped(try Self.decide(muted)) == nil, "an expired mute no longer holds")
         var quiet = known
         quiet.preferences = NotificationPreferences(doNotDisturb: .init(enabled: true, until: Self.now.addingTimeInterval(3_600)))
-        #expect(Self.skipped(try Self.decide(quiet)) == "do_not_disturb")
+        #expect(Self.skipped(try Self.decide(quiet)) == .doNotDisturb)
         #expect(Self.skipped(try Self.decide(Self.call, quiet)) == nil, "calls break through by default")
-        #expect(Self.skipped(try Self.decide(RecipientFacts(uid: "bo", user: Self.user()))) == "no_tokens")
-        #expect(Self.skipped(try Self.decide(RecipientFacts(uid: "zed"))) == "unknown_user")
-        #expect(Self.skipped(try Self.decide(known, providers: Self.providers(broken: ["apns-1"]))) == "no_usable_tokens")
-        #expect(Self.skipped(try Self.decide(known, providers: Self.providers(disabled: ["apns-1"]))) == "no_usable_tokens")
+        #expect(Self.skipped(try Self.decide(RecipientFacts(uid: "bo", user: Self.user()))) == .noTokens)
+        #expect(Self.skipped(try Self.decide(RecipientFacts(uid: "zed"))) == .unknownUser)
+        #expect(Self.skipped(try Self.decide(known, providers: Self.providers(broken: ["apns-1"]))) == .noUsableTokens)
+        #expect(Self.skipped(try Self.decide(known, providers: Self.providers(disabled: ["apns-1"]))) == .noUsableTokens)
         // An unknown user is still called when a webhook provider takes every recipient.
         guard case .push(let choices, let webhooks, _) = try Self.decide(RecipientFacts(uid: "zed"), providers: Self.providers(webhook: true)) else {
             Issue.record("a webhook provider was not called")
@@ -160,25 +160,27 @@ struct DecisionTests {
     @Test func whyAnEventReachedNobody() throws {
         let group = Group(guid: "team", name: "Team", type: .public, owner: "ana", createdAt: Self.now, updatedAt: Self.now)
         let toGroup = try Self.event(Self.groupMessage).event, toUser = try Self.event(Self.message).event
-        #expect(FanOut.nobodyReason(toGroup, recipients: [], users: [:], groups: [:]) == .unknownGroup)
-        #expect(FanOut.nobodyReason(toGroup, recipients: [], users: [:], groups: ["team": group]) == .noMembers)
-        #expect(FanOut.nobodyReason(toGroup, recipients: ["cy"], users: [:], groups: ["team": group]) == nil)
-        #expect(FanOut.nobodyReason(toUser, recipients: ["bo"], users: [:], groups: [:]) == .unknownUser)
-        #expect(FanOut.nobodyReason(toUser, recipients: ["bo"], users: ["bo": Self.user()], groups: [:]) == nil)
+        #expect(RecipientPage.nobodyReason(toGroup, recipients: [], users: [:], groups: [:]) == .unknownGroup)
+        #expect(RecipientPage.nobodyReason(toGroup, recipients: [], users: [:], groups: ["team": group]) == .noMembers)
+        #expect(RecipientPage.nobodyReason(toGroup, recipients: ["cy"], users: [:], groups: ["team": group]) == nil)
+        #expect(RecipientPage.nobodyReason(toUser, recipients: ["bo"], users: [:], groups: [:]) == .unknownUser)
+        #expect(RecipientPage.nobodyReason(toUser, recipients: ["bo"], users: ["bo": Self.user()], groups: [:]) == nil)
         let read = try Self.event(#"{"type":"read","uid":"bo","conversationId":"ana_user_bo"}"#).event
-        #expect(FanOut.nobodyReason(read, recipients: [], users: [:], groups: [:]) == nil, "a read is for nobody, by design")
+        #expect(RecipientPage.nobodyReason(read, recipients: [], users: [:], groups: [:]) == nil, "a read is for nobody, by design")
     }
 
     @Test func aBatchsFailuresAreCountedByOutcomeAndReasonCode() {
         let updates = [
             DeliveryUpdate(id: "1", status: .delivered, attempts: 1, at: Self.now),
-            DeliveryUpdate(id: "2", status: .failed, reason: "token_invalid: Unregistered", attempts: 1, at: Self.now),
-            DeliveryUpdate(id: "3", status: .failed, reason: "token_invalid: BadDeviceToken (since 2026)", attempts: 1, at: Self.now),
-            DeliveryUpdate(id: "4", status: .pending, reason: "TooManyRequests", attempts: 1, at: Self.now),
-            DeliveryUpdate(id: "5", status: .expired, reason: "expired before it could be delivered", attempts: 0, at: Self.now),
+            DeliveryUpdate(id: "2", status: .failed, failure: .tokenInvalid("Unregistered", hint: nil), attempts: 1, at: Self.now),
+            DeliveryUpdate(id: "3", status: .failed, failure: .tokenInvalid("BadDeviceToken", hint: "since 2026"), attempts: 1, at: Self.now),
+            DeliveryUpdate(id: "4", status: .pending, failure: .provider("TooManyRequests"), attempts: 1, at: Self.now),
+            DeliveryUpdate(id: "5", status: .expired, failure: .expired, attempts: 0, at: Self.now),
+            DeliveryUpdate(id: "6", status: .failed, failure: .provider("PayloadTooLarge (local: 5000 bytes > 4096)"), attempts: 1, at: Self.now),
         ]
         #expect(Dispatcher.failures(in: updates) == [
-            BatchFailure(outcome: "expired", reason: "expired before it could be delivered", count: 1),
+            BatchFailure(outcome: "expired", reason: "expired", count: 1),
+            BatchFailure(outcome: "failed", reason: "PayloadTooLarge", count: 1),
             BatchFailure(outcome: "failed", reason: "token_invalid", count: 2),
             BatchFailure(outcome: "retrying", reason: "TooManyRequests", count: 1),
         ])

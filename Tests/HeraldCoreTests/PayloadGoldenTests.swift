@@ -51,35 +51,32 @@ struct PayloadGoldenTests {
         let ttl = resolved.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds
         let context = PushContext(event: resolved, text: text, settings: settings, badge: fixture["badge"].map { Int($0.text)! },
                                   unread: fixture["unread"].map { Int($0.text)! }, expiresAt: sentAt.addingTimeInterval(TimeInterval(ttl)), now: sentAt)
-        var provider = ProviderConfig(kind: ProviderKind(rawValue: providerInfo["kind"]!.text)!)
-        if case .bool(let value)? = providerInfo["mutableContent"] { provider.mutableContent = value }
-        if case .bool(let value)? = providerInfo["includeNotificationKey"] { provider.includeNotificationKey = value }
+        var provider = ProviderSettings.sample(ProviderKind(rawValue: providerInfo["kind"]!.text)!)
+        if case .bool(let value)? = providerInfo["mutableContent"], case .apns(var apns) = provider {
+            apns.mutableContent = value
+            provider = .apns(apns)
+        }
+        if case .bool(let value)? = providerInfo["includeNotificationKey"], case .fcm(var fcm) = provider {
+            fcm.includeNotificationKey = value
+            provider = .fcm(fcm)
+        }
         let route = PushRoute(rawValue: fixture["route"]?.text ?? "alert")!
         switch provider.kind {
         case .custom:
             guard case .webhook(let envelope) = PushPayloads.webhook(context, uid: recipient) else { throw Failure("not a webhook") }
             return ("webhook", try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(envelope)))
         case .apns:
-            let push = PushPayloads.apns(context, token: "TOKEN", route: route, provider: provider)
-            var wire: JSONObject = ["payload": .object(push.payload), "pushType": .string(push.pushType)]
-            if let priority = push.priority { wire["priority"] = .number(Double(priority)) }
-            if let collapseId = push.collapseId { wire["collapseId"] = .string(collapseId) }
+            let push = PushPayloads.apns(context, token: "TOKEN", route: route, provider: provider.apns)
+            var wire: JSONObject = [
+                "payload": .object(push.payload), "pushType": .string(push.headers.kind.rawValue),
+                "priority": .number(Double(push.headers.priority.rawValue)),
+            ]
+            if let collapseId = push.headers.collapseId { wire["collapseId"] = .string(collapseId) }
             return ("apns", .object(wire))
         case .fcm:
             let platform = PushPlatform(rawValue: fixture["platform"]!.text)!
-            let push = PushPayloads.fcm(context, token: "TOKEN", platform: platform, route: route, provider: provider)
             // The FCM HTTP v1 `message`, as the client puts it on the wire.
-            var wire: JSONObject = ["token": .string(push.token), "data": .object(push.data.mapValues { .string($0) })]
-            if push.title != nil || push.body != nil {
-                var notification: JSONObject = [:]
-                if let title = push.title { notification["title"] = .string(title) }
-                if let body = push.body { notification["body"] = .string(body) }
-                wire["notification"] = .object(notification)
-            }
-            if let android = push.android { wire["android"] = .object(android) }
-            if let apns = push.apns { wire["apns"] = .object(apns) }
-            if let webpush = push.webpush { wire["webpush"] = .object(webpush) }
-            return ("fcm", .object(wire))
+            return ("fcm", .object(PushPayloads.fcm(context, token: "TOKEN", platform: platform, route: route, provider: provider).message))
         case .hms:
             throw Failure("no HMS fixture")
         }

@@ -82,7 +82,7 @@ struct APNsClientTests {
         let id = UUID()
         notification.apnsId = id
         notification.collapseId = "chat-42"
-        notification.expiration = Date(timeIntervalSince1970: 2_000_000_000)
+        notification.expiration = .at(Date(timeIntervalSince1970: 2_000_000_000))
         notification.priority = 5
         let result = await setup.client.send(notification)
         #expect(result.outcome == .delivered)
@@ -227,14 +227,11 @@ struct APNsClientTests {
         let standIn = try await APNsStandIn.start(requireClientCertificate: true, clientTrustRoot: bundle.certificateChain[0])
         var endpoints = APNsEndpoints()
         endpoints.sandbox = HTTP2Endpoint(url: standIn.endpointURL)!
-        var config = ProviderConfig(kind: .apns)
-        config.auth = .certificate
-        config.bundleId = "com.acme.app"
-        config.production = false
+        let settings = APNsSettings(auth: .certificate(subject: "CN=Apple Push Services: com.acme.app", expiresAt: .distantFuture), bundleId: "com.acme.app")
         var secret = ProviderSecret()
         secret.p12Base64 = p12
         secret.p12Password = Fixtures.p12Password
-        let client = try APNsClient.make(config: config, secret: secret, baseTLS: standIn.certificate.clientTLS, endpoints: endpoints)
+        let client = try APNsClient.make(settings: settings, secret: secret, baseTLS: standIn.certificate.clientTLS, endpoints: endpoints)
         let result = await client.send(Self.alert())
         #expect(result.outcome == .delivered, "\(result)")
         let subject = try #require(standIn.received.first?.clientCertificateSubject)

@@ -41,7 +41,7 @@ struct FCMClientTests {
         let setup = try await Setup.make(lean: lean)
         let tokens = (0..<120).map { _ in Fixtures.fcmToken() }
         for index in stride(from: 5, to: 120, by: 40) { setup.standIn.script(token: tokens[index], .unregistered) }
-        let messages = tokens.map { FCMMessage(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) }
+        let messages = tokens.map { FCMPush(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) }
         let first = await setup.client.send(messages)
         for (index, result) in first.enumerated() {
             if index % 40 == 5 {
@@ -64,7 +64,7 @@ struct FCMClientTests {
         let results = await withTaskGroup(of: PushResult.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    await setup.client.send(FCMMessage(token: Fixtures.fcmToken(), data: ["type": "chat", "n": String(index)],
+                    await setup.client.send(FCMPush(token: Fixtures.fcmToken(), data: ["type": "chat", "n": String(index)],
                                                        notification: .init(title: "Ana", body: "Hi")))
                 }
             }
@@ -86,11 +86,11 @@ struct FCMClientTests {
         let setup = try await Setup.make(http1Only: true)
         let tokens = (0..<12).map { _ in Fixtures.fcmToken() }
         setup.standIn.script(token: tokens[3], .unregistered)
-        let results = await setup.client.send(tokens.map { FCMMessage(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) })
+        let results = await setup.client.send(tokens.map { FCMPush(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) })
         #expect(setup.client.usesHTTP1)
         #expect(results.enumerated().allSatisfy { $0.offset == 3 ? $0.element.reason == "UNREGISTERED" : $0.element.outcome == .delivered }, "\(results.map { $0.reason ?? "-" }.prefix(2))")
         #expect(setup.standIn.messageCount == 11)
-        #expect(await setup.client.send(FCMMessage(token: Fixtures.fcmToken(), data: ["k": "v"])).outcome == .delivered)
+        #expect(await setup.client.send(FCMPush(token: Fixtures.fcmToken(), data: ["k": "v"])).outcome == .delivered)
         try await setup.close()
     }
 
@@ -109,7 +109,7 @@ struct FCMClientTests {
         for (scripted, expected) in cases {
             let token = Fixtures.fcmToken()
             setup.standIn.script(token: token, scripted)
-            let result = await setup.client.send(FCMMessage(token: token, data: ["k": "v"]))
+            let result = await setup.client.send(FCMPush(token: token, data: ["k": "v"]))
             #expect(result.outcome == expected, "\(scripted.message)")
             #expect(result.providerStatus == scripted.status)
             #expect(result.reason == scripted.fcmError)
@@ -119,9 +119,9 @@ struct FCMClientTests {
 
     @Test func aRevokedAccessTokenIsRefreshedOnce() async throws {
         let setup = try await Setup.make()
-        #expect(await setup.client.send(FCMMessage(token: Fixtures.fcmToken())).outcome == .delivered)
+        #expect(await setup.client.send(FCMPush(token: Fixtures.fcmToken())).outcome == .delivered)
         setup.standIn.revokeAccessTokens()
-        #expect(await setup.client.send(FCMMessage(token: Fixtures.fcmToken())).outcome == .delivered)
+        #expect(await setup.client.send(FCMPush(token: Fixtures.fcmToken())).outcome == .delivered)
         #expect(setup.standIn.tokenRequests == 2)
         try await setup.close()
     }
@@ -130,7 +130,7 @@ struct FCMClientTests {
         let stranger = Fixtures.serviceAccount(projectId: "acme-chat-app")
             .merging(["client_email": "someone-else@acme-chat-app.iam.gserviceaccount.com"]) { $1 }
         let setup = try await Setup.make(serviceAccount: stranger)
-        let result = await setup.client.send(FCMMessage(token: Fixtures.fcmToken()))
+        let result = await setup.client.send(FCMPush(token: Fixtures.fcmToken()))
         #expect(result.outcome == .credentialBroken)
         #expect(result.reason?.contains("invalid_grant") == true)
         #expect(setup.standIn.messageCount == 0)

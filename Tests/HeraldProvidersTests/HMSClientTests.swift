@@ -33,8 +33,8 @@ struct HMSClientTests {
         let results = await withTaskGroup(of: PushResult.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    await setup.client.send(HMSMessage(token: Fixtures.hmsToken(), data: ["type": "chat", "n": String(index)],
-                                                       title: "Ana", body: "Hi", urgency: "HIGH", category: "IM", ttlSeconds: 3600))
+                    await setup.client.send(HMSPush(token: Fixtures.hmsToken(), data: ["type": "chat", "n": String(index)],
+                                                       title: "Ana", body: "Hi", urgency: .high, category: "IM", ttlSeconds: 3600))
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -69,7 +69,7 @@ struct HMSClientTests {
             var answer = scripted
             answer.msg = answer.msg.replacingOccurrences(of: "TOKEN", with: token)
             setup.standIn.script(token: token, answer)
-            let result = await setup.client.send(HMSMessage(token: token, data: ["k": "v"]))
+            let result = await setup.client.send(HMSPush(token: token, data: ["k": "v"]))
             #expect(result.outcome == expected, "\(scripted.code)")
             #expect(result.providerStatus == scripted.status)
             #expect(result.reason?.hasPrefix(scripted.code) == true, "\(result)")
@@ -79,16 +79,16 @@ struct HMSClientTests {
 
     @Test func anExpiredAccessTokenIsRefreshedOnce() async throws {
         let setup = try await Setup.make()
-        #expect(await setup.client.send(HMSMessage(token: Fixtures.hmsToken(), data: ["k": "v"])).outcome == .delivered)
+        #expect(await setup.client.send(HMSPush(token: Fixtures.hmsToken(), data: ["k": "v"])).outcome == .delivered)
         setup.standIn.expireAccessTokens()
-        #expect(await setup.client.send(HMSMessage(token: Fixtures.hmsToken(), data: ["k": "v"])).outcome == .delivered)
+        #expect(await setup.client.send(HMSPush(token: Fixtures.hmsToken(), data: ["k": "v"])).outcome == .delivered)
         #expect(setup.standIn.tokenRequests == 2)
         try await setup.close()
     }
 
     @Test func aWrongClientSecretIsABrokenCredential() async throws {
         let setup = try await Setup.make(clientSecret: "not-the-secret")
-        let result = await setup.client.send(HMSMessage(token: Fixtures.hmsToken(), data: ["k": "v"]))
+        let result = await setup.client.send(HMSPush(token: Fixtures.hmsToken(), data: ["k": "v"]))
         #expect(result.outcome == .credentialBroken)
         #expect(result.reason?.contains("invalid client secret") == true, "\(result)")
         #expect(setup.standIn.messageCount == 0)

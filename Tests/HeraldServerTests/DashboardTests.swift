@@ -215,7 +215,7 @@ struct DashboardTests {
             let uploaded = try await browser.upload("/dashboard/providers", ["kind": "fcm", "providerId": "fcm-1", "enabled": "on"],
                                                     files: ["serviceAccountFile": ("service-account.json", account)])
             #expect(uploaded.status == 303, "\(uploaded.text.prefix(500))")
-            #expect(try await herald.services.providers.get(appId: app.appId, providerId: "fcm-1").config.projectId == "acme-chat-app")
+            #expect(try await herald.services.providers.get(appId: app.appId, providerId: "fcm-1").config.settings.fcm?.projectId == "acme-chat-app")
 
             // APNs: an RSA key where the .p8 (P-256) goes is refused at the key.
             let wrongKey = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": "ABC123DEFG",
@@ -261,7 +261,7 @@ struct DashboardTests {
                                                                                    "bundleId": "com.acme.app", "enabled": "on", "mutableContent": "on"], files: [:])
             #expect(edited.status == 303, "\(edited.text.prefix(400))")
             let after = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")
-            #expect(after.config.production == false && after.config.mutableContent == true)
+            #expect(after.config.settings.apns?.production == false && after.config.settings.apns?.mutableContent == true)
             #expect(try herald.services.providers.secret(of: after).privateKeyPEM == herald.services.providers.secret(of: before).privateKeyPEM)
             #expect(try await browser.post("/dashboard/providers/apns-1/delete", [:]).status == 303)
             await #expect(throws: HeraldError.self) { try await herald.services.providers.get(appId: app.appId, providerId: "apns-1") }

@@ -196,7 +196,7 @@ struct RepositoryTests {
 
         func step(_ uids: [String], from: String?, to: String?) -> FanOutStep {
             let deliveries = uids.map { uid in
-                Delivery(appId: f.appId, eventId: event.id, uid: uid, channel: .push, target: "token-" + uid, providerId: "fcm-1",
+                Delivery(appId: f.appId, subject: .event(event.id), uid: uid, target: .token("token-" + uid), providerId: "fcm-1",
                          platform: .fcmAndroid, route: .alert, status: .delivered, createdAt: f.now)
             }
             return FanOutStep(appId: f.appId, eventId: event.id, deliveries: deliveries,
@@ -240,7 +240,7 @@ struct RepositoryTests {
         _ = try await f.groupMessage("evt_stats")
         let start = Date(millisecondsSince1970: (f.now.millisecondsSince1970 / 3_600_000) * 3_600_000)
         func delivery(_ uid: String, _ status: DeliveryStatus, provider: String?, reason: String? = nil, at offset: Double) -> Delivery {
-            Delivery(appId: f.appId, eventId: "evt_stats", uid: uid, channel: provider == nil ? .none : .push, target: "t-\(uid)-\(offset)",
+            Delivery(appId: f.appId, subject: .event("evt_stats"), uid: uid, target: provider == nil ? .none : .token("t-\(uid)-\(offset)"),
                      providerId: provider, status: status, reason: reason, createdAt: start.addingTimeInterval(offset))
         }
         let step = FanOutStep(appId: f.appId, eventId: "evt_stats", deliveries: [

@@ -36,34 +36,33 @@ public struct PushChoice: Sendable, Equatable {
 
 /// The decision for one recipient, with the reason it is recorded with.
 public enum Decision: Sendable, Equatable {
-    /// Not told: `push_disabled`, `suppressed`, `preference_off`, `mentions_only`, `muted`,
-    /// `do_not_disturb`, `no_tokens`, `no_usable_tokens`, `unknown_user`.
-    case skip(reason: String)
+    /// Not told, and why.
+    case skip(SkipReason)
     /// Told over these open WebSockets instead of a push (`online`).
     case inApp(sessions: [String])
     /// Pushed to these tokens and webhooks; under `any_offline`, online sessions get it in-app too.
     case push(choices: [PushChoice], webhooks: [String], inAppSessions: [String])
 }
 
-/// The decisions of the delivery engine, in the order the issue gives: push enabled for the app,
+/// Who is told, and how: push enabled for the app, then the recipient's
 /// preferences (event type, mentions-only, mute, do-not-disturb, suppressPush), presence under the
 /// multi-device policy, then tokens.
 public enum Decider {
     public static func decide(_ event: ResolvedEvent, _ recipient: RecipientFacts, settings: PushSettings,
                               providers: [String: ProviderCredential], now: Date) -> Decision {
-        guard settings.enabled else { return .skip(reason: "push_disabled") }
-        if case .message(let message) = event.event.body, message.suppressPush { return .skip(reason: "suppressed") }
+        guard settings.enabled else { return .skip(.pushDisabled) }
+        if case .message(let message) = event.event.body, message.suppressPush { return .skip(.suppressed) }
         let preferences = recipient.preferences
-        if !preferences.allows(event.templateType) { return .skip(reason: "preference_off") }
+        if !preferences.allows(event.event.kind) { return .skip(.preferenceOff) }
         if case .message(let message) = event.event.body, message.receiverType == .group, preferences.groupMentionsOnly == true,
            !message.mentions.contains(recipient.uid) {
-            return .skip(reason: "mentions_only")
+            return .skip(.mentionsOnly)
         }
         if recipient.mutes.contains(where: { $0.conversationId == event.conversationId && $0.isActive(at: now) }) {
-            return .skip(reason: "muted")
+            return .skip(.muted)
         }
         if preferences.isQuiet(at: now, timeZone: recipient.user?.timeZone, isCall: event.isCall) {
-            return .skip(reason: "do_not_disturb")
+            return .skip(.doNotDisturb)
         }
 
         let online = Set(recipient.presence.map(\.sessionId))
@@ -75,13 +74,13 @@ public enum Decider {
         case .anyOffline:
             tokens = tokens.filter { !online.contains($0.sessionId) }
         }
-        let usable = tokens.filter { token in providers[token.providerId].map { $0.config.enabled && !$0.isBroken } ?? false }
+        let usable = tokens.filter { token in providers[token.providerId].map(\.isUsable) ?? false }
         let choices = routes(for: event, usable)
-        let webhooks = providers.values.filter { $0.kind == .custom && $0.config.enabled && !$0.isBroken }.map(\.providerId).sorted()
+        let webhooks = providers.values.filter { $0.kind == .custom && $0.isUsable }.map(\.providerId).sorted()
         if choices.isEmpty && webhooks.isEmpty {
             guard connected.isEmpty else { return .inApp(sessions: connected) }
             // A uid the directory does not know has no sessions and so no tokens: say so.
-            return .skip(reason: !recipient.tokens.isEmpty ? "no_usable_tokens" : recipient.user == nil ? "unknown_user" : "no_tokens")
+            return .skip(!recipient.tokens.isEmpty ? .noUsableTokens : recipient.user == nil ? .unknownUser : .noTokens)
         }
         return .push(choices: choices, webhooks: webhooks, inAppSessions: connected)
     }
@@ -107,3 +106,33 @@ public enum Decider {
     }
 }
 
+
+extension Decision {
+    var isSkip: Bool {
+        if case .skip = self { return true }
+        return false
+    }
+
+    /// The decision as counted: `push`, `inapp` or the skip reason.
+    var name: String {
+        switch self {
+        case .skip(let reason): reason.rawValue
+        case .inApp: "inapp"
+        case .push: "push"
+        }
+    }
+
+    /// The sessions told in-app (none when skipped).
+    var inAppSessions: [String] {
+        switch self {
+        case .skip: []
+        case .inApp(let sessions): sessions
+        case .push(_, _, let sessions): sessions
+        }
+    }
+}
+
+extension ProviderCredential {
+    /// Enabled and not set aside.
+    var isUsable: Bool { config.enabled && !isBroken }
+}

@@ -4,12 +4,12 @@ import Foundation
 /// (`defaultPreferences` in `/v1/push/settings`) fill what the user left unset.
 public struct NotificationPreferences: Codable, Sendable, Equatable {
     /// Per event type (`message`, `call`, `reaction`, `group_action`): pushes on or off.
-    public var events: [String: Bool]?
+    public var events: [EventKind: Bool]?
     /// In groups, only messages that mention the user.
     public var groupMentionsOnly: Bool?
     public var doNotDisturb: DoNotDisturb?
 
-    public init(events: [String: Bool]? = nil, groupMentionsOnly: Bool? = nil, doNotDisturb: DoNotDisturb? = nil) {
+    public init(events: [EventKind: Bool]? = nil, groupMentionsOnly: Bool? = nil, doNotDisturb: DoNotDisturb? = nil) {
         self.events = events
         self.groupMentionsOnly = groupMentionsOnly
         self.doNotDisturb = doNotDisturb
@@ -33,7 +33,14 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         }
     }
 
-    public static let eventTypes = ["message", "call", "reaction", "group_action"]
+    /// Switches per event type as a client sends them: every key must name a notifiable kind
+    /// (the error names the key under `field`).
+    public static func events(_ given: [String: Bool]?, field: String = "events") throws -> [EventKind: Bool]? {
+        guard let given else { return nil }
+        var events: [EventKind: Bool] = [:]
+        for (name, on) in given { events[try EventKind.notifiable(name, field: "\(field).\(name)")] = on }
+        return events
+    }
 
     /// These preferences over `defaults`: what is set here wins.
     public func over(_ defaults: NotificationPreferences) -> NotificationPreferences {
@@ -44,12 +51,12 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         )
     }
 
-    public func allows(_ eventType: String) -> Bool { events?[eventType] ?? true }
+    public func allows(_ kind: EventKind) -> Bool { events?[kind] ?? true }
 
     /// Checks the values a client may send.
     public func validated() throws -> NotificationPreferences {
-        for key in (events ?? [:]).keys where !Self.eventTypes.contains(key) {
-            throw HeraldError.invalidField("events.\(key)", "is not an event type; use \(Self.eventTypes.joined(separator: ", "))")
+        for kind in (events ?? [:]).keys where !EventKind.notifiable.contains(kind) {
+            _ = try EventKind.notifiable(kind.rawValue, field: "events.\(kind.rawValue)")
         }
         if let dnd = doNotDisturb {
             for (field, value) in [("start", dnd.start), ("end", dnd.end)] {

@@ -52,7 +52,7 @@ public struct FeedItem: Sendable, Equatable {
 
     public static let idPrefix = "fit_"
 
-    /// Whether a delivery's event id names a feed item (a campaign push) rather than an event.
+    /// Whether an id names a feed item (`/dashboard/events/fit_…` links lead to the item's campaign).
     public static func isItemId(_ id: String) -> Bool { id.hasPrefix(idPrefix) }
 
     /// CometChat Campaigns: the receiver is the user, of type user.

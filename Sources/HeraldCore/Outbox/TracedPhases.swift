@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import ServiceContextModule
 import Tracing
 
@@ -24,16 +25,17 @@ final class TracedPhases {
         var counts: [String: Int] = [:]
         for delivery in deliveries {
             let name = switch delivery.status {
-            case .sending: "push"
             case .inapp: "inapp"
-            default: "skipped"
+            case .skipped: "skipped"
+            default: "push"
             }
             counts[name, default: 0] += 1
         }
         return counts
     }
 
-    func trace(_ step: FanOutStep, event: ResolvedEvent?, traceParent: String?, decisions: [String: Int]) {
+    func trace(_ step: FanOutStep, event: ResolvedEvent?, traceParent: String?) {
+        let decisions = Self.decisions(of: step.deliveries)
         let tracer = InstrumentationSystem.tracer
         let fanOut = tracer.startSpan("herald.fanout", context: EventTracing.context(traceParent: traceParent), ofKind: .internal, at: start)
         fanOut.attributes["herald.app"] = step.appId
@@ -49,7 +51,8 @@ final class TracedPhases {
         let attempted = step.deliveries.filter { $0.channel == .push || $0.channel == .webhook }
         for (providerId, deliveries) in Dictionary(grouping: attempted, by: { $0.providerId ?? "" }) {
             var attributes = SpanAttributes()
-            attributes["herald.provider"] = deliveries[0].channel == .webhook ? "custom" : deliveries[0].platform?.tokenKind.providerKind.rawValue ?? ""
+            attributes["herald.provider"] = deliveries[0].channel == .webhook ? ProviderKind.custom.rawValue
+                : deliveries[0].platform?.tokenKind.providerKind.rawValue ?? ""
             attributes["herald.provider.id"] = providerId
             attributes["herald.pushes"] = deliveries.count
             let outcomes = Dictionary(grouping: deliveries, by: \.status.rawValue).mapValues(\.count)

@@ -10,22 +10,17 @@ extension PushPayloads {
         let fields = campaignFields(item)
         let title = item.pushTitle ?? ""
         let body = item.pushBody ?? ""
-        var aps: JSONObject = ["alert": .object(["title": .string(title), "body": .string(body)]), "mutable-content": .number(1)]
-        if let badge { aps["badge"] = .number(Double(badge)) }
+        let aps = APS(alert: .text(title: title, body: body), badge: badge, mutableContent: true)
         switch platform.tokenKind.providerKind {
         case .apns:
-            let payload: JSONObject = ["aps": .object(aps), "cometchat": .object(fields.mapValues(JSONValue.string))]
-            return .apns(.init(deviceToken: token, pushType: "alert", payload: payload, priority: 10, collapseId: nil, expiration: nil))
+            return .apns(APNsPush(deviceToken: token, headers: APNsHeaders(.alert), aps: aps, fields: ["cometchat": .object(fields.mapValues(JSONValue.string))]))
         case .hms:
-            return .hms(.init(token: token, data: fields, title: title, body: body))
+            return .hms(HMSPush(token: token, data: fields, title: title, body: body))
         case .fcm, .custom:
-            var apnsBlock: JSONObject?
-            if iOSFCMPlatforms.contains(platform) {
-                apnsBlock = ["headers": .object(["apns-priority": .string("10"), "apns-push-type": .string("alert")]),
-                             "payload": .object(["aps": .object(aps)])]
-            }
-            let android: JSONObject? = platform == .fcmWeb ? nil : ["priority": .string(androidHighPriority)]
-            return .fcm(.init(token: token, data: fields, title: title, body: body, android: android, apns: apnsBlock))
+            var push = FCMPush(token: token, data: fields, notification: .init(title: title, body: body))
+            if platform != .fcmWeb { push.android = FCMPush.Android() }
+            if iOSFCMPlatforms.contains(platform) { push.apns = FCMPush.APNs(headers: APNsHeaders(.alert), aps: aps) }
+            return .fcm(push)
         }
     }
 

@@ -28,15 +28,17 @@ public struct PushContext: Sendable {
     /// Seconds left to live, for FCM's and HMS's TTL.
     var ttlSeconds: Int? { expiresAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) } }
     var sendbird: Bool { settings.payloadFormat == .sendbird && event.event.kind != .call }
+    /// The badge, when the app shows one.
+    var shownBadge: Int? { settings.badge ? badge : nil }
 }
 
 /// The payload of each push, exactly in the shapes CometChat, Sendbird and Kandy document. Pure functions of their
 /// inputs: the golden tests pin them.
 public enum PushPayloads {
     /// The push for one token.
-    public static func push(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderConfig) -> OutgoingPush {
+    public static func push(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderSettings) -> OutgoingPush {
         switch platform.tokenKind.providerKind {
-        case .apns: .apns(apns(context, token: token, route: route, provider: provider))
+        case .apns: .apns(apns(context, token: token, route: route, provider: provider.apns))
         case .fcm: .fcm(fcm(context, token: token, platform: platform, route: route, provider: provider))
         case .hms: .hms(hms(context, token: token, route: route, provider: provider))
         case .custom: webhook(context, uid: token)
@@ -52,91 +54,65 @@ public enum PushPayloads {
 
     /// CometChat iOS: the notification details (with the `message` dictionary) beside `aps`. VoIP pushes
     /// carry the details for CallKit; background updates carry `content-available` only.
-    public static func apns(_ context: PushContext, token: String, route: PushRoute, provider: ProviderConfig) -> OutgoingPush.APNsPush {
-        var payload: JSONObject
-        if context.sendbird {
-            payload = ["sendbird": .object(SendbirdPayload.object(context))]
-        } else {
-            payload = context.details
-        }
+    public static func apns(_ context: PushContext, token: String, route: PushRoute, provider: APNsSettings?) -> APNsPush {
+        let fields: JSONObject = context.sendbird ? ["sendbird": .object(SendbirdPayload.object(context))] : context.details
+        let expiration = APNsExpiration(context.expiresAt)
         switch route {
         case .alert:
-            payload["aps"] = .object(aps(context, provider: provider, mutableContent: provider.mutableContent == true))
-            return .init(deviceToken: token, pushType: "alert", payload: payload, priority: 10,
-                         collapseId: context.event.collapseId, expiration: context.expiresAt)
+            let aps = alertAPS(context, contentAvailable: provider?.contentAvailable == true, mutableContent: provider?.mutableContent == true)
+            return APNsPush(deviceToken: token, headers: APNsHeaders(.alert, expiration: expiration, collapseId: context.event.collapseId),
+                            aps: aps, fields: fields)
         case .voip:
-            payload["aps"] = .object([:])
-            return .init(deviceToken: token, pushType: "voip", payload: payload, priority: 10, expiration: context.expiresAt)
+            return APNsPush(deviceToken: token, headers: APNsHeaders(.voip, expiration: expiration), aps: .empty, fields: fields)
         case .background:
-            payload["aps"] = .object(["content-available": .number(1)])
-            return .init(deviceToken: token, pushType: "background", payload: payload, priority: 5, expiration: context.expiresAt)
+            return APNsPush(deviceToken: token, headers: APNsHeaders(.background, expiration: expiration), aps: .silent, fields: fields)
         }
     }
 
     /// `aps` of a visible notification: alert, badge, sound, the credential's toggles, and the
     /// conversation as `thread-id` so that iOS groups it.
-    static func aps(_ context: PushContext, provider: ProviderConfig?, mutableContent: Bool) -> JSONObject {
-        var aps: JSONObject = ["alert": alert(context), "sound": .string("default")]
-        if context.sendbird { aps["alert"] = .string(context.text.body) }
-        if context.settings.badge, let badge = context.badge { aps["badge"] = .number(Double(badge)) }
-        if mutableContent { aps["mutable-content"] = .number(1) }
-        if provider?.contentAvailable == true { aps["content-available"] = .number(1) }
-        if !context.event.conversationId.isEmpty { aps["thread-id"] = .string(context.event.conversationId) }
-        return aps
+    static func alertAPS(_ context: PushContext, contentAvailable: Bool, mutableContent: Bool) -> APS {
+        APS(
+            alert: context.sendbird ? .plain(context.text.body) : alert(context), badge: context.shownBadge, sound: "default",
+            threadId: context.event.conversationId.isEmpty ? nil : context.event.conversationId, contentAvailable: contentAvailable,
+            mutableContent: mutableContent
+        )
     }
 
     /// `{title, body}`, or in localisation mode Kandy's keys and args.
-    static func alert(_ context: PushContext) -> JSONValue {
+    static func alert(_ context: PushContext) -> APS.Alert {
         let text = context.text
-        guard context.settings.localizationKeys, let titleKey = text.titleLocKey else {
-            return .object(["title": .string(text.title), "body": .string(text.body)])
-        }
-        var alert: JSONObject = ["title-loc-key": .string(titleKey)]
-        if let args = text.titleLocArgs, !args.isEmpty { alert["title-loc-args"] = .array(args.map { .string($0) }) }
-        if let key = text.locKey {
-            alert["loc-key"] = .string(key)
-            if let args = text.locArgs, !args.isEmpty { alert["loc-args"] = .array(args.map { .string($0) }) }
-        } else {
-            alert["body"] = .string(text.body)
-        }
-        return .object(alert)
+        guard context.settings.localizationKeys, let titleKey = text.titleLocKey else { return .text(title: text.title, body: text.body) }
+        return .localized(.init(titleLocKey: titleKey, titleLocArgs: text.titleLocArgs ?? [], locKey: text.locKey, locArgs: text.locArgs ?? [],
+                                body: text.body))
     }
 
     // MARK: FCM
 
     /// Data messages (string values; objects as JSON text), a `notification` when the credential
-    /// says so, `android.priority` `HIGH` (the v1 API's `AndroidMessagePriority` names), an `apns`
-    /// block for iOS tokens, and for the web a `webpush` block (`Urgency`, `TTL`) and no `android`.
-    public static func fcm(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderConfig) -> OutgoingPush.FCMPush {
-        let data = dataFields(context)
-        let visible = provider.includeNotificationKey == true && route != .background
-        let ttl = context.ttlSeconds
-        var android: JSONObject = ["priority": .string(androidHighPriority)]
-        if let collapse = context.event.collapseId, route == .alert { android["collapse_key"] = .string(collapse) }
-        if let ttl { android["ttl"] = .string("\(ttl)s") }
-        if visible, context.settings.badge, let badge = context.badge { android["notification"] = .object(["notification_count": .number(Double(badge))]) }
-        var apnsBlock: JSONObject?
-        if Self.iOSFCMPlatforms.contains(platform) {
-            var headers: JSONObject = ["apns-priority": .string(route == .background ? "5" : "10"),
-                                       "apns-push-type": .string(route == .background ? "background" : "alert")]
-            if let collapse = context.event.collapseId, route == .alert { headers["apns-collapse-id"] = .string(collapse) }
-            if let expires = context.expiresAt { headers["apns-expiration"] = .string(String(Int(expires.timeIntervalSince1970))) }
-            let aps: JSONObject = route == .background ? ["content-available": .number(1)] : aps(context, provider: nil, mutableContent: true)
-            apnsBlock = ["headers": .object(headers), "payload": .object(["aps": .object(aps)])]
-        }
-        var webpush: JSONObject?
+    /// says so, `android.priority` `HIGH`, an `apns` block for iOS tokens, and for the web a
+    /// `webpush` block (`Urgency`, `TTL`) and no `android`.
+    public static func fcm(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderSettings) -> FCMPush {
+        let visible = provider.includesNotification && route != .background
+        let collapse = route == .alert ? context.event.collapseId : nil
+        var push = FCMPush(token: token, data: dataFields(context))
+        if visible { push.notification = .init(title: context.text.title, body: context.text.body) }
         if platform == .fcmWeb {
-            var block: JSONObject = ["headers": .object(["Urgency": .string("high")])]
-            if let ttl { block["headers"] = .object(["Urgency": .string("high"), "TTL": .string(String(ttl))]) }
+            push.webpush = FCMPush.WebPush(ttlSeconds: context.ttlSeconds)
             if visible {
-                var notification: JSONObject = ["title": .string(context.text.title), "body": .string(context.text.body)]
-                if let icon = context.event.sender.avatar { notification["icon"] = .string(icon) }
-                block["notification"] = .object(notification)
+                push.webpush?.title = context.text.title
+                push.webpush?.body = context.text.body
+                push.webpush?.icon = context.event.sender.avatar
             }
-            webpush = block
+        } else {
+            push.android = FCMPush.Android(collapseKey: collapse, ttlSeconds: context.ttlSeconds, notificationCount: visible ? context.shownBadge : nil)
         }
-        return .init(token: token, data: data, title: visible ? context.text.title : nil, body: visible ? context.text.body : nil,
-                     android: platform == .fcmWeb ? nil : android, apns: apnsBlock, webpush: webpush)
+        if iOSFCMPlatforms.contains(platform) {
+            let kind: APNsPushKind = route == .background ? .background : .alert
+            let aps = route == .background ? APS.silent : alertAPS(context, contentAvailable: false, mutableContent: true)
+            push.apns = FCMPush.APNs(headers: APNsHeaders(kind, expiration: APNsExpiration(context.expiresAt), collapseId: collapse), aps: aps)
+        }
+        return push
     }
 
     /// FCM/HMS data: CometChat's details, or Sendbird's `sendbird`, `push_title` and `message`.
@@ -146,19 +122,17 @@ public enum PushPayloads {
         return ["sendbird": (try? JSONValue.object(object).jsonText()) ?? "{}", "push_title": context.text.title, "message": context.text.body]
     }
 
-    /// FCM v1's `AndroidMessagePriority` for messages that must wake the device (the other is `NORMAL`).
-    static let androidHighPriority = "HIGH"
-
     /// The FCM platforms whose tokens belong to iOS apps.
     static let iOSFCMPlatforms: Set<PushPlatform> = [.fcmIOS, .fcmFlutterIOS, .fcmReactNativeIOS, .fcmIonicCordovaIOS]
 
     // MARK: HMS
 
-    public static func hms(_ context: PushContext, token: String, route: PushRoute, provider: ProviderConfig) -> OutgoingPush.HMSPush {
-        let visible = provider.includeNotificationKey == true && route != .background
-        return .init(token: token, data: dataFields(context), title: visible ? context.text.title : nil, body: visible ? context.text.body : nil,
-                     urgency: context.event.isCall ? "HIGH" : nil, category: context.event.isCall ? "VOIP" : nil,
-                     ttlSeconds: context.ttlSeconds)
+    public static func hms(_ context: PushContext, token: String, route: PushRoute, provider: ProviderSettings) -> HMSPush {
+        let visible = provider.includesNotification && route != .background
+        return HMSPush(
+            token: token, data: dataFields(context), title: visible ? context.text.title : nil, body: visible ? context.text.body : nil,
+            urgency: context.event.isCall ? .high : nil, category: context.event.isCall ? "VOIP" : nil, ttlSeconds: context.ttlSeconds
+        )
     }
 
     // MARK: Sessions
@@ -171,19 +145,15 @@ public enum PushPayloads {
         case .apnsVoIP:
             return nil
         case .apnsDevice:
-            var payload: JSONObject = fields.mapValues { .string($0) }
-            payload["aps"] = .object(["content-available": .number(1)])
-            return .apns(.init(deviceToken: device.token, pushType: "background", payload: payload, priority: 5, expiration: expiresAt))
+            return .apns(APNsPush(deviceToken: device.token, headers: APNsHeaders(.background, expiration: APNsExpiration(expiresAt)), aps: .silent,
+                                  fields: fields.mapValues(JSONValue.string)))
         case .fcm:
-            var apnsBlock: JSONObject?
-            if iOSFCMPlatforms.contains(device.platform) {
-                apnsBlock = ["headers": .object(["apns-priority": .string("5"), "apns-push-type": .string("background")]),
-                             "payload": .object(["aps": .object(["content-available": .number(1)])])]
-            }
-            return .fcm(.init(token: device.token, data: fields, android: device.platform == .fcmWeb ? nil : ["priority": .string(androidHighPriority)],
-                              apns: apnsBlock))
+            var push = FCMPush(token: device.token, data: fields)
+            if device.platform != .fcmWeb { push.android = FCMPush.Android() }
+            if iOSFCMPlatforms.contains(device.platform) { push.apns = FCMPush.APNs(headers: APNsHeaders(.background), aps: .silent) }
+            return .fcm(push)
         case .hms:
-            return .hms(.init(token: device.token, data: fields))
+            return .hms(HMSPush(token: device.token, data: fields))
         }
     }
 }

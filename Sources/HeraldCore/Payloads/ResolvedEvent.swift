@@ -100,8 +100,8 @@ public struct ResolvedEvent: Sendable {
         }
     }
 
-    /// The template family: `message`, `call`, `reaction`, `group_action`.
-    public var templateType: String { event.kind.rawValue }
+    /// The template family: the event's kind.
+    public var templateType: EventKind { event.kind }
 
     public var conversationId: String {
         switch event.body {

@@ -5,35 +5,26 @@ import HeraldModels
 /// provider and token kind with the credential's toggles (CometChat: include notification key,
 /// content-available, mutable-content).
 public enum TestPayload {
-    public static func build(kind: ProviderKind, tokenKind: PushTokenKind?, token: String, uid: String, config: ProviderConfig,
-                             app: App, title: String, body: String, data: [String: String], at date: Date) -> OutgoingPush {
-        switch kind {
-        case .apns:
-            var payload: JSONObject = data.mapValues { .string($0) }
+    public static func build(settings: ProviderSettings, tokenKind: PushTokenKind?, token: String, uid: String, app: App, title: String, body: String,
+                             data: [String: String], at date: Date) -> OutgoingPush {
+        switch settings {
+        case .apns(let apns):
+            var fields: JSONObject = data.mapValues { .string($0) }
             if tokenKind == .apnsVoIP {
-                payload["aps"] = .object([:])
-                payload["title"] = .string(title)
-                payload["body"] = .string(body)
-                return .apns(.init(deviceToken: token, pushType: "voip", payload: payload))
+                fields["title"] = .string(title)
+                fields["body"] = .string(body)
+                return .apns(APNsPush(deviceToken: token, headers: APNsHeaders(.voip), aps: .empty, fields: fields))
             }
-            var aps: JSONObject = ["alert": .object(["title": .string(title), "body": .string(body)]), "sound": .string("default")]
-            if config.mutableContent == true { aps["mutable-content"] = .number(1) }
-            if config.contentAvailable == true { aps["content-available"] = .number(1) }
-            payload["aps"] = .object(aps)
-            return .apns(.init(deviceToken: token, pushType: "alert", payload: payload))
-        case .fcm:
+            let aps = APS(alert: .text(title: title, body: body), sound: "default", contentAvailable: apns.contentAvailable, mutableContent: apns.mutableContent)
+            return .apns(APNsPush(deviceToken: token, headers: APNsHeaders(.alert), aps: aps, fields: fields))
+        case .fcm, .hms:
             var fields = data
             fields["title"] = title
             fields["body"] = body
-            let visible = config.includeNotificationKey == true
-            return .fcm(.init(token: token, data: fields, title: visible ? title : nil, body: visible ? body : nil))
-        case .hms:
-            var fields = data
-            fields["title"] = title
-            fields["body"] = body
-            let visible = config.includeNotificationKey == true
-            return .hms(.init(token: token, data: fields, title: visible ? title : nil, body: visible ? body : nil))
-        case .custom:
+            let visible = settings.includesNotification
+            if case .hms = settings { return .hms(HMSPush(token: token, data: fields, title: visible ? title : nil, body: visible ? body : nil)) }
+            return .fcm(FCMPush(token: token, data: fields, notification: visible ? .init(title: title, body: body) : nil))
+        case .webhook:
             var details: JSONObject = [
                 "title": .string(title), "body": .string(body), "type": .string("test"),
                 "receiver": .string(uid), "receiverType": .string("user"),

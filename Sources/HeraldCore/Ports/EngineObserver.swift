@@ -1,7 +1,7 @@
 /// What the engine reports as it works (Prometheus counters in the server).
 public protocol EngineObserver: Sendable {
     /// A recipient's decision: `push`, `inapp`, or the skip reason.
-    func decided(_ decision: String, eventType: String)
+    func decided(_ decision: String, eventType: EventKind)
     /// A provider's verdict on one push (or a local one: expired, credential broken).
     func attempted(provider: String, outcome: String, reason: String?)
     func accepted(events: Int)
@@ -41,7 +41,7 @@ extension EngineObserver {
 
 public struct SilentObserver: EngineObserver {
     public init() {}
-    public func decided(_ decision: String, eventType: String) {}
+    public func decided(_ decision: String, eventType: EventKind) {}
     public func attempted(provider: String, outcome: String, reason: String?) {}
     public func accepted(events: Int) {}
 }

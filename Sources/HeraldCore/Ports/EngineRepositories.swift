@@ -62,7 +62,7 @@ public protocol PreferenceRepository: Sendable {
 public protocol TemplateRepository: Sendable {
     func templates(appId: String) async throws -> [PushTemplate]
     func upsertTemplate(appId: String, _ template: PushTemplate) async throws
-    func deleteTemplate(appId: String, eventType: String, receiverType: ReceiverType, locale: String) async throws -> Bool
+    func deleteTemplate(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String) async throws -> Bool
 }
 
 public protocol UnreadRepository: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A user's preferences as they apply: what they set over the app's defaults, and their mutes.
 public struct EffectivePreferences: Sendable, Equatable {
-    public var events: [String: Bool]
+    public var events: [EventKind: Bool]
     public var groupMentionsOnly: Bool
     public var doNotDisturb: NotificationPreferences.DoNotDisturb?
     public var mutes: [ConversationMute]
@@ -29,14 +29,14 @@ public struct PreferenceManagement: Sendable {
         let merged = own.over(app.settings.defaultPreferences)
         let now = clock.now()
         return EffectivePreferences(
-            events: Dictionary(uniqueKeysWithValues: NotificationPreferences.eventTypes.map { ($0, merged.allows($0)) }),
+            events: Dictionary(uniqueKeysWithValues: EventKind.notifiable.map { ($0, merged.allows($0)) }),
             groupMentionsOnly: merged.groupMentionsOnly ?? false, doNotDisturb: merged.doNotDisturb,
             mutes: try await preferences.mutes(appId: appId, uid: uid).filter { $0.isActive(at: now) }
         )
     }
 
     /// Merges a change into the user's own preferences (an event type given replaces only itself).
-    public func update(appId: String, uid: String, events: [String: Bool]?, groupMentionsOnly: Bool?,
+    public func update(appId: String, uid: String, events: [EventKind: Bool]?, groupMentionsOnly: Bool?,
                        doNotDisturb: NotificationPreferences.DoNotDisturb?) async throws -> EffectivePreferences {
         var own = try await preferences.preferences(appId: appId, uids: [uid])[uid] ?? .init()
         if let events { own.events = (own.events ?? [:]).merging(events) { $1 } }

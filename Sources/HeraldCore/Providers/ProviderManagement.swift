@@ -29,9 +29,8 @@ public struct ProviderManagement: Sendable {
         guard let kind = ProviderKind(rawValue: kindText) else {
             throw HeraldError.invalidField("kind", "must be one of \(ProviderKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        var config = ProviderConfig(kind: kind)
         var secret = ProviderSecret()
-        try await apply(input, to: &config, &secret, creating: true)
+        let config = try await configure(input, kind: kind, existing: nil, secret: &secret)
         let now = clock.now()
         let credential = ProviderCredential(
             appId: appId, providerId: providerId, config: config,
@@ -52,10 +51,8 @@ public struct ProviderManagement: Sendable {
             throw HeraldError.invalidField("kind", "cannot be changed; delete and add the provider again")
         }
         var secret = try self.secret(of: credential)
-        try await apply(input, to: &credential.config, &secret, creating: false)
-        // An operator's change is the answer to a broken credential: try it again.
-        credential.config.brokenReason = nil
-        credential.config.brokenAt = nil
+        // An operator's change is the answer to a broken credential: try it again (no `broken`).
+        credential.config = try await configure(input, kind: credential.kind, existing: credential.config, secret: &secret)
         credential.sealedSecret = try seal(secret, appId: appId, providerId: providerId)
         credential.updatedAt = clock.now()
         try await providers.updateProvider(credential)
@@ -106,136 +103,131 @@ public struct ProviderManagement: Sendable {
 
     static func context(_ appId: String, _ providerId: String) -> String { "provider:\(appId):\(providerId)" }
 
-    private func apply(_ input: ProviderInput, to config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) async throws {
-        try rejectForeignFields(input, kind: config.kind)
-        if let enabled = input.enabled { config.enabled = enabled }
-        switch config.kind {
-        case .fcm: try applyFCM(input, &config, &secret, creating: creating)
-        case .apns: try applyAPNs(input, &config, &secret, creating: creating)
-        case .custom: try await applyCustom(input, &config, &secret, creating: creating)
-        case .hms: try applyHMS(input, &config, &secret, creating: creating)
+    /// The configuration after `input`: the kind's settings made anew from the input over the
+    /// existing ones, checked; the secret's fields of the kind replaced where given.
+    private func configure(_ input: ProviderInput, kind: ProviderKind, existing: ProviderConfig?, secret: inout ProviderSecret) async throws -> ProviderConfig {
+        try rejectForeignFields(input, kind: kind)
+        let settings: ProviderSettings
+        switch kind {
+        case .fcm: settings = .fcm(try configureFCM(input, existing?.settings.fcm, &secret))
+        case .apns: settings = .apns(try configureAPNs(input, existing?.settings.apns, &secret))
+        case .custom: settings = .webhook(try await configureWebhook(input, existing?.settings.webhook, &secret))
+        case .hms: settings = .hms(try configureHMS(input, existing?.settings.hms, &secret))
         }
+        return ProviderConfig(settings, enabled: input.enabled ?? existing?.enabled ?? true)
     }
 
-    private func applyHMS(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
+    private func configureHMS(_ input: ProviderInput, _ existing: HMSSettings?, _ secret: inout ProviderSecret) throws -> HMSSettings {
         if let appId = input.hmsAppId {
             guard (1...32).contains(appId.count), appId.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
                 throw HeraldError.invalidField("hmsAppId", "must be the numeric App ID from AppGallery Connect")
             }
-            config.hmsAppId = appId
-        } else if creating {
-            throw HeraldError.invalidField("hmsAppId", "is required for an hms provider")
         }
+        guard let appId = input.hmsAppId ?? existing?.appId else { throw HeraldError.invalidField("hmsAppId", "is required for an hms provider") }
         if let clientSecret = input.clientSecret {
             guard (8...512).contains(clientSecret.count), clientSecret.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
                 throw HeraldError.invalidField("clientSecret", "must be the app's client secret (8 to 512 printable characters)")
             }
             secret.hmsClientSecret = clientSecret
-        } else if creating {
+        } else if existing == nil {
             throw HeraldError.invalidField("clientSecret", "is required for an hms provider")
         }
-        config.includeNotificationKey = input.includeNotificationKey ?? config.includeNotificationKey ?? false
+        return HMSSettings(appId: appId, includeNotificationKey: input.includeNotificationKey ?? existing?.includeNotificationKey ?? false)
     }
 
-    private func applyFCM(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
+    private func configureFCM(_ input: ProviderInput, _ existing: FCMSettings?, _ secret: inout ProviderSecret) throws -> FCMSettings {
+        var settings: FCMSettings
         if let json = input.serviceAccountJSON {
             let facts = try inspector.inspectServiceAccount(json: json)
-            config.projectId = facts.projectId
-            config.clientEmail = facts.clientEmail
-            config.privateKeyId = facts.privateKeyId
+            settings = FCMSettings(projectId: facts.projectId, clientEmail: facts.clientEmail, privateKeyId: facts.privateKeyId)
             secret.serviceAccountJSON = json
-        } else if creating {
+        } else if let existing {
+            settings = existing
+        } else {
             throw HeraldError.invalidField("serviceAccount", "is required for an fcm provider")
         }
-        config.includeNotificationKey = input.includeNotificationKey ?? config.includeNotificationKey ?? false
+        settings.includeNotificationKey = input.includeNotificationKey ?? existing?.includeNotificationKey ?? false
+        return settings
     }
 
-    private func applyAPNs(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) throws {
+    private func configureAPNs(_ input: ProviderInput, _ existing: APNsSettings?, _ secret: inout ProviderSecret) throws -> APNsSettings {
         let auth: APNsAuth
         if let text = input.auth {
-            guard let parsed = APNsAuth(rawValue: text) else {
-                throw HeraldError.invalidField("auth", "must be token or certificate")
-            }
+            guard let parsed = APNsAuth(rawValue: text) else { throw HeraldError.invalidField("auth", "must be token or certificate") }
             auth = parsed
-        } else if let existing = config.auth {
-            auth = existing
+        } else if let existing {
+            auth = existing.auth.kind
         } else {
             throw HeraldError.invalidField("auth", "is required for an apns provider (token or certificate)")
         }
-        let switching = config.auth != nil && config.auth != auth
-        config.auth = auth
-
-        if let bundleId = input.bundleId {
-            guard Self.isBundleId(bundleId) else {
-                throw HeraldError.invalidField("bundleId", "must be a bundle identifier such as com.acme.app")
-            }
-            config.bundleId = bundleId
-        } else if config.bundleId == nil {
-            throw HeraldError.invalidField("bundleId", "is required for an apns provider")
+        if let bundleId = input.bundleId, !Self.isBundleId(bundleId) {
+            throw HeraldError.invalidField("bundleId", "must be a bundle identifier such as com.acme.app")
         }
-
+        guard let bundleId = input.bundleId ?? existing?.bundleId else { throw HeraldError.invalidField("bundleId", "is required for an apns provider") }
+        let kept = existing?.auth.kind == auth ? existing?.auth : nil
+        let authentication: APNsSettings.Auth
         switch auth {
-        case .token:
-            if input.p12 != nil || input.password != nil {
-                throw HeraldError.invalidField(input.p12 != nil ? "p12" : "password", "applies only to auth certificate")
-            }
-            for (field, value) in [("keyId", input.keyId), ("teamId", input.teamId)] {
-                if let value, !Self.isAppleId(value) {
-                    throw HeraldError.invalidField(field, "must be 10 upper-case letters or digits")
-                }
-            }
-            config.keyId = input.keyId ?? config.keyId
-            config.teamId = input.teamId ?? config.teamId
-            guard config.keyId != nil else { throw HeraldError.invalidField("keyId", "is required for token auth") }
-            guard config.teamId != nil else { throw HeraldError.invalidField("teamId", "is required for token auth") }
-            if let pem = input.privateKey {
-                try inspector.inspectAPNsSigningKey(pem: pem)
-                secret.privateKeyPEM = pem
-            } else if secret.privateKeyPEM == nil {
-                throw HeraldError.invalidField("privateKey", "is required for token auth (the .p8 PEM)")
-            }
-            if switching {
-                secret.p12Base64 = nil
-                secret.p12Password = nil
-                config.certificateSubject = nil
-                config.certificateExpiresAt = nil
-            }
-        case .certificate:
-            if let field = [("keyId", input.keyId), ("teamId", input.teamId), ("privateKey", input.privateKey)].first(where: { $0.1 != nil })?.0 {
-                throw HeraldError.invalidField(field, "applies only to auth token")
-            }
-            if input.p12 != nil || input.password != nil || secret.p12Base64 == nil {
-                guard let p12 = input.p12 ?? secret.p12Base64 else {
-                    throw HeraldError.invalidField("p12", "is required for certificate auth (base64 of the .p12 file)")
-                }
-                let password = input.password ?? secret.p12Password ?? ""
-                let facts = try inspector.inspectAPNsCertificate(p12Base64: p12, password: password)
-                guard facts.notValidAfter > clock.now() else {
-                    throw HeraldError.invalidField("p12", "the certificate expired on \(ISO8601DateFormatter().string(from: facts.notValidAfter))")
-                }
-                secret.p12Base64 = p12
-                secret.p12Password = password
-                config.certificateSubject = facts.subject
-                config.certificateExpiresAt = facts.notValidAfter
-            }
-            if switching {
-                secret.privateKeyPEM = nil
-                config.keyId = nil
-                config.teamId = nil
-            }
+        case .token: authentication = try tokenAuth(input, kept: kept, &secret)
+        case .certificate: authentication = try certificateAuth(input, kept: kept, &secret)
         }
-        config.production = input.production ?? config.production ?? false
-        config.contentAvailable = input.contentAvailable ?? config.contentAvailable ?? false
-        config.mutableContent = input.mutableContent ?? config.mutableContent ?? false
+        return APNsSettings(
+            auth: authentication, bundleId: bundleId, production: input.production ?? existing?.production ?? false,
+            contentAvailable: input.contentAvailable ?? existing?.contentAvailable ?? false,
+            mutableContent: input.mutableContent ?? existing?.mutableContent ?? false
+        )
     }
 
-    private func applyCustom(_ input: ProviderInput, _ config: inout ProviderConfig, _ secret: inout ProviderSecret, creating: Bool) async throws {
-        if let url = input.url {
-            try await webhookPolicy.check(url)
-            config.url = url
-        } else if creating {
-            throw HeraldError.invalidField("url", "is required for a custom provider")
+    /// Token auth: the key id and team (given, or kept), and the .p8 (given, or kept). Switching
+    /// from certificate auth forgets the certificate.
+    private func tokenAuth(_ input: ProviderInput, kept: APNsSettings.Auth?, _ secret: inout ProviderSecret) throws -> APNsSettings.Auth {
+        if input.p12 != nil || input.password != nil {
+            throw HeraldError.invalidField(input.p12 != nil ? "p12" : "password", "applies only to auth certificate")
         }
+        for (field, value) in [("keyId", input.keyId), ("teamId", input.teamId)] {
+            if let value, !Self.isAppleId(value) { throw HeraldError.invalidField(field, "must be 10 upper-case letters or digits") }
+        }
+        var keptIds: (keyId: String, teamId: String)?
+        if case .token(let keyId, let teamId) = kept { keptIds = (keyId, teamId) }
+        guard let keyId = input.keyId ?? keptIds?.keyId else { throw HeraldError.invalidField("keyId", "is required for token auth") }
+        guard let teamId = input.teamId ?? keptIds?.teamId else { throw HeraldError.invalidField("teamId", "is required for token auth") }
+        if kept == nil {
+            secret.p12Base64 = nil
+            secret.p12Password = nil
+        }
+        if let pem = input.privateKey {
+            try inspector.inspectAPNsSigningKey(pem: pem)
+            secret.privateKeyPEM = pem
+        } else if kept == nil || secret.privateKeyPEM == nil {
+            throw HeraldError.invalidField("privateKey", "is required for token auth (the .p8 PEM)")
+        }
+        return .token(keyId: keyId, teamId: teamId)
+    }
+
+    /// Certificate auth: the .p12 and its password (given, or kept), opened and not expired.
+    /// Switching from token auth forgets the key.
+    private func certificateAuth(_ input: ProviderInput, kept: APNsSettings.Auth?, _ secret: inout ProviderSecret) throws -> APNsSettings.Auth {
+        if let field = [("keyId", input.keyId), ("teamId", input.teamId), ("privateKey", input.privateKey)].first(where: { $0.1 != nil })?.0 {
+            throw HeraldError.invalidField(field, "applies only to auth token")
+        }
+        if kept == nil { secret.privateKeyPEM = nil }
+        if case .certificate = kept, input.p12 == nil, input.password == nil, secret.p12Base64 != nil, let kept { return kept }
+        guard let p12 = input.p12 ?? (kept == nil ? nil : secret.p12Base64) else {
+            throw HeraldError.invalidField("p12", "is required for certificate auth (base64 of the .p12 file)")
+        }
+        let password = input.password ?? secret.p12Password ?? ""
+        let facts = try inspector.inspectAPNsCertificate(p12Base64: p12, password: password)
+        guard facts.notValidAfter > clock.now() else {
+            throw HeraldError.invalidField("p12", "the certificate expired on \(ISO8601DateFormatter().string(from: facts.notValidAfter))")
+        }
+        secret.p12Base64 = p12
+        secret.p12Password = password
+        return .certificate(subject: facts.subject, expiresAt: facts.notValidAfter)
+    }
+
+    private func configureWebhook(_ input: ProviderInput, _ existing: WebhookSettings?, _ secret: inout ProviderSecret) async throws -> WebhookSettings {
+        if let url = input.url { try await webhookPolicy.check(url) }
+        guard let url = input.url ?? existing?.url else { throw HeraldError.invalidField("url", "is required for a custom provider") }
+        var settings = WebhookSettings(url: url, basicAuthUsername: existing?.basicAuthUsername)
         switch (input.basicAuthUsername, input.basicAuthPassword) {
         case (nil, nil):
             break
@@ -246,13 +238,14 @@ public struct ProviderManagement: Sendable {
             guard !password.isEmpty, password.count <= 200 else {
                 throw HeraldError.invalidField("basicAuth.password", "must be 1 to 200 characters")
             }
-            config.basicAuthUsername = username
+            settings.basicAuthUsername = username
             secret.basicAuthPassword = password
         case (nil, _):
             throw HeraldError.invalidField("basicAuth.username", "is required with a password")
         case (_, nil):
             throw HeraldError.invalidField("basicAuth.password", "is required with a username")
         }
+        return settings
     }
 
     /// A field of another kind is a mistake worth naming, not something to ignore.

@@ -4,8 +4,8 @@ import Foundation
 /// Mustache templates over the event's variables (`{{sender.name}}`, `{{message.text}}`, …). In
 /// localisation mode (Kandy) the `*LocKey` fields and their rendered args go in `aps.alert`.
 public struct PushTemplate: Codable, Sendable, Equatable {
-    /// `message`, `call`, `reaction`, `group_action`.
-    public var eventType: String
+    /// One of ``EventKind/notifiable``.
+    public var eventType: EventKind
     public var receiverType: ReceiverType
     /// `default`, a language (`pt`) or a language and region (`pt-BR`).
     public var locale: String
@@ -17,7 +17,7 @@ public struct PushTemplate: Codable, Sendable, Equatable {
     public var bodyLocArgs: [String]?
     public var updatedAt: Date?
 
-    public init(eventType: String, receiverType: ReceiverType, locale: String = "default", title: String, body: String,
+    public init(eventType: EventKind, receiverType: ReceiverType, locale: String = "default", title: String, body: String,
                 titleLocKey: String? = nil, titleLocArgs: [String]? = nil, bodyLocKey: String? = nil, bodyLocArgs: [String]? = nil, updatedAt: Date? = nil) {
         self.eventType = eventType
         self.receiverType = receiverType
@@ -31,7 +31,6 @@ public struct PushTemplate: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    public static let eventTypes = ["message", "call", "reaction", "group_action"]
     /// The roots a template may name.
     public static let variables = ["sender", "receiver", "group", "message", "reaction", "callType", "callAction", "actor", "target",
                                    "action", "actionText", "conversationId", "app", "recipient"]
@@ -40,31 +39,31 @@ public struct PushTemplate: Codable, Sendable, Equatable {
     /// message is titled with the group and shows "Sender: text"; a call says AUDIO CALL or VIDEO
     /// CALL; a reaction says "Reacted to your message: 😎"; a group action "Andrew Joseph has left".
     /// In the Sendbird format a message's body is "Sender: text" (Sendbird's alert).
-    public static func builtIn(_ eventType: String, _ receiverType: ReceiverType, format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate {
+    public static func builtIn(_ eventType: EventKind, _ receiverType: ReceiverType, format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate {
         let group = receiverType == .group
         switch eventType {
-        case "call":
+        case .call:
             return PushTemplate(eventType: eventType, receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
                                 body: group ? "{{sender.name}}: {{uppercased(callType)}} CALL" : "{{uppercased(callType)}} CALL")
-        case "reaction":
+        case .reaction:
             return PushTemplate(eventType: eventType, receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
                                 body: group ? "{{sender.name}} reacted to your message: {{reaction}}" : "Reacted to your message: {{reaction}}")
-        case "group_action":
+        case .groupAction:
             return PushTemplate(eventType: eventType, receiverType: .group, title: "{{group.name}}", body: "{{actionText}}")
         default:
             if group || format == .sendbird {
-                return PushTemplate(eventType: "message", receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
+                return PushTemplate(eventType: .message, receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
                                     body: "{{sender.name}}: {{message.preview}}")
             }
-            return PushTemplate(eventType: "message", receiverType: .user, title: "{{sender.name}}", body: "{{message.preview}}")
+            return PushTemplate(eventType: .message, receiverType: .user, title: "{{sender.name}}", body: "{{message.preview}}")
         }
     }
 
     /// Checks a template a client sends: known event type and locale, sizes, and that every
     /// text compiles and names known variables only.
     public func validated() throws -> PushTemplate {
-        guard Self.eventTypes.contains(eventType) else {
-            throw HeraldError.invalidField("eventType", "must be one of \(Self.eventTypes.joined(separator: ", "))")
+        guard EventKind.notifiable.contains(eventType) else {
+            throw HeraldError.invalidField("eventType", "must be one of \(EventKind.notifiable.map(\.rawValue).joined(separator: ", "))")
         }
         guard locale == "default" || Self.isLocale(locale) else {
             throw HeraldError.invalidField("locale", "must be default, a language (en) or a language and region (pt-BR)")
@@ -95,7 +94,7 @@ public struct PushTemplate: Codable, Sendable, Equatable {
 
     /// Which stored template serves a recipient's locale: the exact one, the language, the app's
     /// `default`, then the built-in text.
-    public static func pick(_ eventType: String, _ receiverType: ReceiverType, locale: String?, from stored: [PushTemplate],
+    public static func pick(_ eventType: EventKind, _ receiverType: ReceiverType, locale: String?, from stored: [PushTemplate],
                             format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate {
         let candidates = stored.filter { $0.eventType == eventType && $0.receiverType == receiverType }
         var wanted: [String] = []

@@ -5,50 +5,6 @@ import NIOFoundationCompat
 import NIOHPACK
 import NIOSSL
 
-/// One notification for one device.
-public struct APNsNotification: Sendable {
-    public var deviceToken: String
-    public var pushType: APNsPushType
-    /// The JSON payload (a dictionary with `aps`), already encoded.
-    public var payload: ByteBuffer
-    public var priority: Int?
-    /// nil: APNs's default; `.distantPast`: deliver now or never (`apns-expiration: 0`).
-    public var expiration: Date?
-    public var collapseId: String?
-    public var apnsId: UUID?
-
-    public init(deviceToken: String, pushType: APNsPushType = .alert, payload: ByteBuffer, priority: Int? = nil,
-                expiration: Date? = nil, collapseId: String? = nil, apnsId: UUID? = nil) {
-        self.deviceToken = deviceToken
-        self.pushType = pushType
-        self.payload = payload
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseId = collapseId
-        self.apnsId = apnsId
-    }
-}
-
-/// Where APNs is: Apple's hosts, or the operator's overrides (`HERALD_APNS_SANDBOX_URL`,
-/// `HERALD_APNS_PRODUCTION_URL`) for local stand-ins.
-public struct APNsEndpoints: Sendable {
-    public var sandbox = HTTP2Endpoint(host: "api.sandbox.push.apple.com")
-    public var production = HTTP2Endpoint(host: "api.push.apple.com")
-
-    public init() {}
-
-    public init(environment: [String: String]) throws {
-        if let url = environment["HERALD_APNS_SANDBOX_URL"] {
-            guard let endpoint = HTTP2Endpoint(url: url) else { throw HeraldError(.invalidField, "HERALD_APNS_SANDBOX_URL must be https://host[:port]") }
-            sandbox = endpoint
-        }
-        if let url = environment["HERALD_APNS_PRODUCTION_URL"] {
-            guard let endpoint = HTTP2Endpoint(url: url) else { throw HeraldError(.invalidField, "HERALD_APNS_PRODUCTION_URL must be https://host[:port]") }
-            production = endpoint
-        }
-    }
-}
-
 /// An APNs client for one credential in one environment: token auth (ES256 JWT, signed once and
 /// reused) or certificate auth (mutual TLS with the .p12's certificate and key).
 public final class APNsClient: Sendable {
@@ -86,12 +42,11 @@ public final class APNsClient: Sendable {
     }
 
     /// A client for a stored credential.
-    public static func make(config: ProviderConfig, secret: ProviderSecret, baseTLS: TLSConfiguration,
+    public static func make(settings: APNsSettings, secret: ProviderSecret, baseTLS: TLSConfiguration,
                             endpoints: APNsEndpoints, clock: any WallClock = SystemWallClock()) throws -> APNsClient {
-        guard config.kind == .apns, let bundleId = config.bundleId else { throw HeraldError(.internal, "not an apns credential") }
         var tls = baseTLS
         let authentication: Authentication
-        switch config.auth {
+        switch settings.auth {
         case .certificate:
             guard let p12 = secret.p12Base64.flatMap({ Data(base64Encoded: $0.filter { !$0.isWhitespace }) }) else {
                 throw HeraldError(.internal, "the certificate is missing")
@@ -100,13 +55,11 @@ public final class APNsClient: Sendable {
             tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
             tls.privateKey = .privateKey(bundle.privateKey)
             authentication = .certificate
-        case .token, nil:
-            guard let pem = secret.privateKeyPEM, let keyId = config.keyId, let teamId = config.teamId else {
-                throw HeraldError(.internal, "the signing key is missing")
-            }
+        case .token(let keyId, let teamId):
+            guard let pem = secret.privateKeyPEM else { throw HeraldError(.internal, "the signing key is missing") }
             authentication = .token(try APNsTokenSigner(privateKeyPEM: pem, keyId: keyId, teamId: teamId, clock: clock))
         }
-        return APNsClient(bundleId: bundleId, production: config.production ?? false, authentication: authentication, tls: tls, endpoints: endpoints)
+        return APNsClient(bundleId: settings.bundleId, production: settings.production, authentication: authentication, tls: tls, endpoints: endpoints)
     }
 
     public var connectionsOpened: Int { pool.connectionsOpened }
@@ -202,11 +155,9 @@ public final class APNsClient: Sendable {
 
     private func headers(for notification: APNsNotification) -> HPACKHeaders {
         var headers = baseHeaders[notification.pushType] ?? Self.baseHeaders(for: notification.pushType, bundleId: bundleId)
-        let priority = notification.priority ?? notification.pushType.defaultPriority
+        let priority = notification.priority ?? (notification.pushType == .background ? 5 : 10)
         headers.add(name: "apns-priority", value: priority == 10 ? "10" : priority == 5 ? "5" : String(priority))
-        if let expiration = notification.expiration {
-            headers.add(name: "apns-expiration", value: expiration == .distantPast ? "0" : String(Int(expiration.timeIntervalSince1970)))
-        }
+        if let expiration = notification.expiration.headerValue { headers.add(name: "apns-expiration", value: expiration) }
         if let collapseId = notification.collapseId { headers.add(name: "apns-collapse-id", value: collapseId) }
         if let apnsId = notification.apnsId { headers.add(name: "apns-id", value: apnsId.uuidString.lowercased(), indexing: .nonIndexable) }
         return headers

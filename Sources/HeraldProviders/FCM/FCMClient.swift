@@ -60,18 +60,18 @@ public final class FCMClient: Sendable {
 
     public func shutdown() async { await pool.shutdown() }
 
-    public func send(_ message: FCMMessage) async -> PushResult {
+    public func send(_ message: FCMPush) async -> PushResult {
         await send([message])[0]
     }
 
     /// Sends messages together on one connection (one write, one flush) and maps each answer to
     /// an outcome, in the order given. A 401 refreshes the access token once for the batch.
-    public func send(_ messages: [FCMMessage]) async -> [PushResult] {
+    public func send(_ messages: [FCMPush]) async -> [PushResult] {
         let start = clock.now
         var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "not sent"), count: messages.count)
         var bodies: [Int: ByteBuffer] = [:]
         for (index, message) in messages.enumerated() {
-            bodies[index] = ByteBuffer(bytes: JSONValue.object(["message": message.jsonValue]).jsonBytes())
+            bodies[index] = ByteBuffer(bytes: JSONValue.object(["message": .object(message.message)]).jsonBytes())
         }
         var ready = bodies.keys.sorted()
         var refreshed = false

@@ -39,13 +39,6 @@ public struct ProviderEndpoints: Sendable {
 /// Sends prepared pushes with stored credentials: one client per credential version, built on
 /// first use and kept, so connections, signed tokens and access tokens are reused.
 public final class ProviderGateway: PushGateway {
-    enum Client {
-        case apns(APNsClient)
-        case fcm(FCMClient)
-        case webhook(WebhookClient)
-        case hms(HMSClient)
-    }
-
     struct Key: Hashable {
         let appId: String
         let providerId: String
@@ -56,7 +49,7 @@ public final class ProviderGateway: PushGateway {
     private let openSecret: @Sendable (ProviderCredential) throws -> ProviderSecret
     private let clock: any WallClock
     public let http: HTTPClient
-    private let clients = NIOLockedValueBox<[Key: (version: Date, client: Client)]>([:])
+    private let clients = NIOLockedValueBox<[Key: (version: Date, client: any ProviderClient)]>([:])
 
     /// - Parameter webhookPolicy: the addresses custom webhooks may reach, checked before each
     ///   connection as well as when the provider is saved.
@@ -77,108 +70,48 @@ public final class ProviderGateway: PushGateway {
             defer { clients = [:] }
             return clients.values.map(\.client)
         }
-        for client in all { await Self.shutdown(client) }
+        for client in all { await client.shutdown() }
         try? await http.shutdown()
-    }
-
-    public func send(_ push: OutgoingPush, credential: ProviderCredential) async -> PushResult {
-        await send([push], credential: credential)[0]
     }
 
     /// Sends pushes of one credential: APNs and FCM batches go out as one write and one flush on
     /// their HTTP/2 connections; webhook and HMS calls run concurrently.
     public func send(_ pushes: [OutgoingPush], credential: ProviderCredential) async -> [PushResult] {
-        let client: Client
         do {
-            client = try self.client(for: credential)
+            let client = try client(for: credential)
+            return await client.send(pushes)
         } catch {
             return pushes.map { _ in PushResult(outcome: .credentialBroken, reason: "the credential cannot be used: \(error)") }
         }
-        var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "a \(credential.kind.rawValue) provider cannot send this push"), count: pushes.count)
-        switch client {
-        case .apns(let apns):
-            var indices: [Int] = []
-            var notifications: [APNsNotification] = []
-            for (index, push) in pushes.enumerated() {
-                guard case .apns(let push) = push else { continue }
-                indices.append(index)
-                let payload = JSONValue.object(push.payload).jsonBytes()
-                notifications.append(APNsNotification(deviceToken: push.deviceToken, pushType: APNsPushType.named(push.pushType), payload: ByteBuffer(bytes: payload),
-                                                      priority: push.priority, expiration: push.expiration, collapseId: push.collapseId))
-            }
-            for (index, result) in zip(indices, await apns.send(notifications)) { results[index] = result }
-        case .fcm(let fcm):
-            var indices: [Int] = []
-            var messages: [FCMMessage] = []
-            for (index, push) in pushes.enumerated() {
-                guard case .fcm(let push) = push else { continue }
-                indices.append(index)
-                let notification = push.title != nil || push.body != nil ? FCMMessage.Notification(title: push.title, body: push.body) : nil
-                messages.append(FCMMessage(token: push.token, data: push.data, notification: notification, android: push.android, apns: push.apns, webpush: push.webpush))
-            }
-            for (index, result) in zip(indices, await fcm.send(messages)) { results[index] = result }
-        case .webhook(let webhook):
-            await withTaskGroup(of: (Int, PushResult).self) { group in
-                for (index, push) in pushes.enumerated() {
-                    guard case .webhook(let envelope) = push else { continue }
-                    group.addTask { (index, await webhook.send(envelope)) }
-                }
-                for await (index, result) in group { results[index] = result }
-            }
-        case .hms(let hms):
-            await withTaskGroup(of: (Int, PushResult).self) { group in
-                for (index, push) in pushes.enumerated() {
-                    guard case .hms(let push) = push else { continue }
-                    group.addTask {
-                        (index, await hms.send(HMSMessage(token: push.token, data: push.data, title: push.title, body: push.body,
-                                                          urgency: push.urgency, category: push.category, ttlSeconds: push.ttlSeconds)))
-                    }
-                }
-                for await (index, result) in group { results[index] = result }
-            }
-        }
-        return results
     }
 
-    private func client(for credential: ProviderCredential) throws -> Client {
+    private func client(for credential: ProviderCredential) throws -> any ProviderClient {
         let key = Key(appId: credential.appId, providerId: credential.providerId)
         if let cached = clients.withLockedValue({ $0[key] }), cached.version == credential.updatedAt { return cached.client }
         let client = try makeClient(credential)
-        let replaced: Client? = clients.withLockedValue { clients in
+        let replaced: (any ProviderClient)? = clients.withLockedValue { clients in
             if let current = clients[key], current.version >= credential.updatedAt { return nil }
             defer { clients[key] = (credential.updatedAt, client) }
             return clients[key]?.client
         }
-        if let replaced { Task { await Self.shutdown(replaced) } }
+        if let replaced { Task { await replaced.shutdown() } }
         return clients.withLockedValue { $0[key]?.client } ?? client
     }
 
-    private func makeClient(_ credential: ProviderCredential) throws -> Client {
+    private func makeClient(_ credential: ProviderCredential) throws -> any ProviderClient {
         let secret = try openSecret(credential)
-        switch credential.kind {
-        case .apns:
-            return .apns(try APNsClient.make(config: credential.config, secret: secret, baseTLS: endpoints.tls, endpoints: endpoints.apns, clock: clock))
+        switch credential.config.settings {
+        case .apns(let settings):
+            return try APNsClient.make(settings: settings, secret: secret, baseTLS: endpoints.tls, endpoints: endpoints.apns, clock: clock)
         case .fcm:
             guard let json = secret.serviceAccountJSON else { throw HeraldError(.internal, "the service account is missing") }
-            return .fcm(FCMClient(account: try ServiceAccount(json: json), endpoints: endpoints.fcm, tls: endpoints.tls, http: http, clock: clock))
-        case .custom:
-            guard let url = credential.config.url else { throw HeraldError(.internal, "the webhook URL is missing") }
-            return .webhook(WebhookClient(url: url, username: credential.config.basicAuthUsername, password: secret.basicAuthPassword,
-                                          policy: webhookPolicy, tls: endpoints.tls, timeout: endpoints.webhookTimeout))
-        case .hms:
-            guard let appId = credential.config.hmsAppId, let clientSecret = secret.hmsClientSecret else {
-                throw HeraldError(.internal, "the HMS app id or client secret is missing")
-            }
-            return .hms(HMSClient(appId: appId, clientSecret: clientSecret, endpoints: endpoints.hms, http: http, clock: clock))
-        }
-    }
-
-    private static func shutdown(_ client: Client) async {
-        switch client {
-        case .apns(let apns): await apns.shutdown()
-        case .fcm(let fcm): await fcm.shutdown()
-        case .webhook(let webhook): await webhook.shutdown()
-        case .hms: break
+            return FCMClient(account: try ServiceAccount(json: json), endpoints: endpoints.fcm, tls: endpoints.tls, http: http, clock: clock)
+        case .webhook(let settings):
+            return WebhookClient(url: settings.url, username: settings.basicAuthUsername, password: secret.basicAuthPassword, policy: webhookPolicy,
+                                 tls: endpoints.tls, timeout: endpoints.webhookTimeout)
+        case .hms(let settings):
+            guard let clientSecret = secret.hmsClientSecret else { throw HeraldError(.internal, "the HMS client secret is missing") }
+            return HMSClient(appId: settings.appId, clientSecret: clientSecret, endpoints: endpoints.hms, http: http, clock: clock)
         }
     }
 }

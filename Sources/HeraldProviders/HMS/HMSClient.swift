@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HeraldCore
+import HeraldModels
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -49,16 +50,9 @@ public final class HMSClient: Sendable {
 
     /// Sends one message and maps Push Kit's answer to an outcome. An access token Push Kit calls
     /// wrong or expired is refreshed once.
-    public func send(_ message: HMSMessage) async -> PushResult {
+    public func send(_ message: HMSPush) async -> PushResult {
         let start = clock.now
-        let body: ByteBuffer
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            body = ByteBuffer(data: try encoder.encode(message))
-        } catch {
-            return PushResult(outcome: .failed, reason: "the message does not encode: \(error)")
-        }
+        let body = ByteBuffer(bytes: JSONValue.object(message.requestBody).jsonBytes())
         var refreshed = false
         while true {
             let token: OAuthAccessTokens.Token

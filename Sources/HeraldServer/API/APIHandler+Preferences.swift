@@ -12,7 +12,8 @@ extension APIHandler {
         let session = try await userSession()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
         let effective = try await services.preferences.update(
-            appId: session.appId, uid: session.uid, events: body.events?.additionalProperties, groupMentionsOnly: body.groupMentionsOnly,
+            appId: session.appId, uid: session.uid, events: try NotificationPreferences.events(body.events?.additionalProperties),
+            groupMentionsOnly: body.groupMentionsOnly,
             doNotDisturb: body.doNotDisturb.map(Wire.doNotDisturb)
         )
         return .ok(.init(body: .json(Wire.effective(effective))))

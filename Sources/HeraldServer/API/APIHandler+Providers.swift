@@ -55,10 +55,10 @@ extension APIHandler {
         patch.includeConversationUnread = body.includeConversationUnread
         patch.chatTTLSeconds = body.chatTTLSeconds
         patch.callTTLSeconds = body.callTTLSeconds
-        patch.defaultPreferences = body.defaultPreferences.map(Wire.preferences)
+        patch.defaultPreferences = try body.defaultPreferences.map(Wire.preferences)
         patch.retentionDays = body.retentionDays
         let settings = try await services.apps.updateSettings(appId: appId, patch)
-        await services.engine.context.invalidate(appId: appId)
+        await services.engine.snapshots.invalidate(appId: appId)
         return .ok(.init(body: .json(try Wire.settings(settings))))
     }
 }

@@ -51,13 +51,18 @@ enum Wire {
     }
 
     static func preferences(_ value: NotificationPreferences) -> Components.Schemas.PreferencesValue {
-        .init(events: value.events.map { .init(additionalProperties: $0) }, groupMentionsOnly: value.groupMentionsOnly,
+        .init(events: value.events.map { .init(additionalProperties: eventSwitches($0)) }, groupMentionsOnly: value.groupMentionsOnly,
               doNotDisturb: value.doNotDisturb.map(doNotDisturb))
     }
 
-    static func preferences(_ value: Components.Schemas.PreferencesValue) -> NotificationPreferences {
-        NotificationPreferences(events: value.events?.additionalProperties, groupMentionsOnly: value.groupMentionsOnly,
+    static func preferences(_ value: Components.Schemas.PreferencesValue) throws -> NotificationPreferences {
+        NotificationPreferences(events: try NotificationPreferences.events(value.events?.additionalProperties), groupMentionsOnly: value.groupMentionsOnly,
                                 doNotDisturb: value.doNotDisturb.map(doNotDisturb))
+    }
+
+    /// Switches per event type as the API names them.
+    static func eventSwitches(_ events: [EventKind: Bool]) -> [String: Bool] {
+        Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) })
     }
 
     static func doNotDisturb(_ value: NotificationPreferences.DoNotDisturb) -> Components.Schemas.DoNotDisturb {
@@ -69,7 +74,7 @@ enum Wire {
     }
 
     static func effective(_ value: EffectivePreferences) -> Components.Schemas.Preferences {
-        .init(events: .init(additionalProperties: value.events), groupMentionsOnly: value.groupMentionsOnly,
+        .init(events: .init(additionalProperties: eventSwitches(value.events)), groupMentionsOnly: value.groupMentionsOnly,
               doNotDisturb: value.doNotDisturb.map(doNotDisturb), mutes: value.mutes.map(mute))
     }
 
@@ -78,17 +83,29 @@ enum Wire {
     }
 
     static func template(_ template: PushTemplate, builtIn: Bool) -> Components.Schemas.Template {
-        .init(eventType: template.eventType, receiverType: template.receiverType.rawValue, locale: template.locale, title: template.title,
+        .init(eventType: template.eventType.rawValue, receiverType: template.receiverType.rawValue, locale: template.locale, title: template.title,
               body: template.body, titleLocKey: template.titleLocKey, titleLocArgs: template.titleLocArgs, bodyLocKey: template.bodyLocKey,
               bodyLocArgs: template.bodyLocArgs, builtIn: builtIn, updatedAt: template.updatedAt)
     }
 
     static func delivery(_ d: Delivery) -> Components.Schemas.DeliveryRecord {
-        .init(id: d.id, eventId: d.eventId, uid: d.uid, channel: Components.Schemas.DeliveryRecord.ChannelPayload(rawValue: d.channel.rawValue) ?? .push, target: d.target,
-              sessionId: d.sessionId, providerId: d.providerId, platform: d.platform?.rawValue, route: d.route.flatMap { .init(rawValue: $0.rawValue) },
-              status: .init(rawValue: d.status.rawValue) ?? .pending, reason: d.reason, attempts: d.attempts, nextAttemptAt: d.nextAttemptAt,
-              expiresAt: d.expiresAt, providerStatus: d.providerStatus, providerMessageId: d.providerMessageId, badge: d.badge,
-              createdAt: d.createdAt, updatedAt: d.updatedAt)
+        .init(
+            id: d.id, eventId: d.subject.id, uid: d.uid, channel: Components.Schemas.DeliveryRecord.ChannelPayload(rawValue: d.channel.rawValue) ?? .push,
+            target: targetText(d.target), sessionId: d.sessionId, providerId: d.providerId, platform: d.platform?.rawValue,
+            route: d.route.flatMap { .init(rawValue: $0.rawValue) }, status: .init(rawValue: d.status.rawValue) ?? .pending, reason: d.reason,
+            attempts: d.attempts, nextAttemptAt: d.nextAttemptAt, expiresAt: d.expiresAt, providerStatus: d.providerStatus,
+            providerMessageId: d.providerMessageId, badge: d.badge, createdAt: d.createdAt, updatedAt: d.updatedAt
+        )
+    }
+
+    /// A delivery's target as the API shows it: the token, `webhook:<providerId>`, `inapp` or `-`.
+    static func targetText(_ target: DeliveryTarget) -> String {
+        switch target {
+        case .token(let token): token
+        case .webhook(let providerId): "webhook:" + providerId
+        case .inApp: "inapp"
+        case .none: "-"
+        }
     }
 
     static func event(_ stored: StoredEvent) throws -> Components.Schemas.EventSummary {
@@ -101,20 +118,38 @@ enum Wire {
     /// Only what ``ProviderConfig`` holds: settings and safe facts, never a secret.
     static func provider(_ credential: ProviderCredential) -> Components.Schemas.Provider {
         let config = credential.config
-        var certificate: Components.Schemas.Provider.CertificatePayload?
-        if let subject = config.certificateSubject, let expiresAt = config.certificateExpiresAt {
-            certificate = .init(subject: subject, expiresAt: expiresAt)
-        }
-        return .init(
+        var provider = Components.Schemas.Provider(
             providerId: credential.providerId, kind: .init(rawValue: config.kind.rawValue) ?? .custom, enabled: config.enabled,
-            projectId: config.projectId, clientEmail: config.clientEmail, privateKeyId: config.privateKeyId,
-            includeNotificationKey: config.includeNotificationKey, auth: config.auth.flatMap { .init(rawValue: $0.rawValue) },
-            keyId: config.keyId, teamId: config.teamId, bundleId: config.bundleId, production: config.production,
-            contentAvailable: config.contentAvailable, mutableContent: config.mutableContent, certificate: certificate,
-            url: config.url, basicAuth: config.basicAuthUsername.map { .init(username: $0) }, hmsAppId: config.hmsAppId,
-            broken: config.brokenReason.map { .init(reason: $0, since: config.brokenAt ?? credential.updatedAt) },
+            broken: config.broken.map { .init(reason: $0.reason, since: $0.since ?? credential.updatedAt) },
             createdAt: credential.createdAt, updatedAt: credential.updatedAt
         )
+        switch config.settings {
+        case .fcm(let fcm):
+            provider.projectId = fcm.projectId
+            provider.clientEmail = fcm.clientEmail
+            provider.privateKeyId = fcm.privateKeyId
+            provider.includeNotificationKey = fcm.includeNotificationKey
+        case .apns(let apns):
+            provider.auth = .init(rawValue: apns.auth.kind.rawValue)
+            provider.bundleId = apns.bundleId
+            provider.production = apns.production
+            provider.contentAvailable = apns.contentAvailable
+            provider.mutableContent = apns.mutableContent
+            switch apns.auth {
+            case .token(let keyId, let teamId):
+                provider.keyId = keyId
+                provider.teamId = teamId
+            case .certificate(let subject, let expiresAt):
+                provider.certificate = .init(subject: subject, expiresAt: expiresAt)
+            }
+        case .webhook(let webhook):
+            provider.url = webhook.url
+            provider.basicAuth = webhook.basicAuthUsername.map { .init(username: $0) }
+        case .hms(let hms):
+            provider.hmsAppId = hms.appId
+            provider.includeNotificationKey = hms.includeNotificationKey
+        }
+        return provider
     }
 }
 

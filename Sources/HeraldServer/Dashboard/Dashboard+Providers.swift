@@ -33,7 +33,7 @@ extension Dashboard {
                 do {
                     let input = try Self.providerInput(form, kind: kind, values: &values, creating: true)
                     let created = try await services.providers.create(appId: signedIn.app.id, input)
-                    await services.engine.context.invalidate(appId: signedIn.app.id)
+                    await services.engine.snapshots.invalidate(appId: signedIn.app.id)
                     return DashboardView.redirect("/dashboard/providers/\(created.providerId)?notice=added")
                 } catch {
                     return providerForm(signedIn, kind: Self.providerKinds.contains(kind) ? kind : "fcm", existing: nil, values: values,
@@ -56,7 +56,7 @@ extension Dashboard {
                 do {
                     let input = try Self.providerInput(form, kind: credential.kind.rawValue, values: &values, creating: false)
                     _ = try await services.providers.update(appId: signedIn.app.id, providerId: credential.providerId, input)
-                    await services.engine.context.invalidate(appId: signedIn.app.id)
+                    await services.engine.snapshots.invalidate(appId: signedIn.app.id)
                     return DashboardView.redirect("/dashboard/providers/\(credential.providerId)?notice=saved")
                 } catch {
                     return providerForm(signedIn, kind: credential.kind.rawValue, existing: credential, values: values,
@@ -68,7 +68,7 @@ extension Dashboard {
             try await form(request) { signedIn, form in
                 let providerId = try context.parameters.require("providerId")
                 _ = try await services.providers.delete(appId: signedIn.app.id, providerId: providerId, force: form.checked("force"))
-                await services.engine.context.invalidate(appId: signedIn.app.id)
+                await services.engine.snapshots.invalidate(appId: signedIn.app.id)
                 return DashboardView.redirect("/dashboard/providers?notice=deleted")
             }
         }
@@ -108,20 +108,28 @@ extension Dashboard {
             var facts: [[String: String]] = []
             func fact(_ label: String, _ value: String?) { if let value, !value.isEmpty { facts.append(["label": label, "value": value]) } }
             let config = credential.config
-            fact("Project", config.projectId)
-            fact("Service account", config.clientEmail)
-            fact("Auth", config.auth?.rawValue)
-            fact("Key ID", config.keyId)
-            fact("Team ID", config.teamId)
-            fact("Bundle ID", config.bundleId)
-            if credential.kind == .apns { fact("Environment", config.production == true ? "production" : "development (sandbox)") }
-            fact("Certificate", config.certificateSubject)
-            fact("URL", config.url)
-            fact("Basic auth user", config.basicAuthUsername)
-            fact("HMS app", config.hmsAppId)
+            switch config.settings {
+            case .fcm(let fcm):
+                fact("Project", fcm.projectId)
+                fact("Service account", fcm.clientEmail)
+            case .apns(let apns):
+                fact("Auth", apns.auth.kind.rawValue)
+                if case .token(let keyId, let teamId) = apns.auth {
+                    fact("Key ID", keyId)
+                    fact("Team ID", teamId)
+                }
+                fact("Bundle ID", apns.bundleId)
+                fact("Environment", apns.production ? "production" : "development (sandbox)")
+                if case .certificate(let subject, _) = apns.auth { fact("Certificate", subject) }
+            case .webhook(let webhook):
+                fact("URL", webhook.url)
+                fact("Basic auth user", webhook.basicAuthUsername)
+            case .hms(let hms):
+                fact("HMS app", hms.appId)
+            }
             var row: [String: Any] = ["id": credential.providerId, "kind": Self.kindLabel(credential.kind.rawValue), "enabled": config.enabled,
-                                      "facts": facts, "broken": config.brokenReason ?? ""]
-            if let expiry = config.certificateExpiresAt {
+                                      "facts": facts, "broken": config.broken?.reason ?? ""]
+            if let expiry = config.settings.apns?.certificateExpiresAt {
                 row["expires"] = DashboardFormat.date(expiry)
                 if expiry <= now {
                     row["expiryWarning"] = "The certificate expired on \(DashboardFormat.date(expiry)). Pushes through it fail; upload a new one."
@@ -146,13 +154,26 @@ extension Dashboard {
 
     static func providerValues(_ credential: ProviderCredential) -> [String: String] {
         let config = credential.config
-        var values = ["providerId": credential.providerId, "auth": config.auth?.rawValue ?? "token", "keyId": config.keyId ?? "",
-                      "teamId": config.teamId ?? "", "bundleId": config.bundleId ?? "", "url": config.url ?? "",
-                      "basicAuthUsername": config.basicAuthUsername ?? "", "hmsAppId": config.hmsAppId ?? ""]
-        for (name, on) in [("enabled", config.enabled), ("production", config.production ?? false), ("contentAvailable", config.contentAvailable ?? false),
-                           ("mutableContent", config.mutableContent ?? false), ("includeNotificationKey", config.includeNotificationKey ?? false)] where on {
-            values[name] = "on"
+        var values = ["providerId": credential.providerId, "auth": "token"]
+        var switches = [("enabled", config.enabled), ("includeNotificationKey", config.settings.includesNotification)]
+        switch config.settings {
+        case .apns(let apns):
+            values["auth"] = apns.auth.kind.rawValue
+            values["bundleId"] = apns.bundleId
+            if case .token(let keyId, let teamId) = apns.auth {
+                values["keyId"] = keyId
+                values["teamId"] = teamId
+            }
+            switches += [("production", apns.production), ("contentAvailable", apns.contentAvailable), ("mutableContent", apns.mutableContent)]
+        case .webhook(let webhook):
+            values["url"] = webhook.url
+            values["basicAuthUsername"] = webhook.basicAuthUsername ?? ""
+        case .hms(let hms):
+            values["hmsAppId"] = hms.appId
+        case .fcm:
+            break
         }
+        for (name, on) in switches where on { values[name] = "on" }
         return values
     }
 
@@ -230,8 +251,8 @@ extension Dashboard {
         ]
         if let existing {
             context["providerId"] = existing.providerId
-            context["broken"] = existing.config.brokenReason ?? ""
-            if let expiry = existing.config.certificateExpiresAt { context["expires"] = DashboardFormat.date(expiry) }
+            context["broken"] = existing.config.broken?.reason ?? ""
+            if let expiry = existing.config.settings.apns?.certificateExpiresAt { context["expires"] = DashboardFormat.date(expiry) }
             context["hasSecret"] = true
         }
         if let test {

@@ -43,7 +43,7 @@ extension Dashboard {
                         ["token": Self.shortToken(token.token), "platform": token.platform.rawValue, "provider": token.providerId,
                          "session": token.sessionId, "lastSeen": DashboardFormat.date(token.lastSeenAt)]
                     },
-                    "preferences": preferences.events.sorted { $0.key < $1.key }.map { ["event": $0.key, "on": $0.value] },
+                    "preferences": preferences.events.sorted { $0.key.rawValue < $1.key.rawValue }.map { ["event": $0.key.rawValue, "on": $0.value] },
                     "mentionsOnly": preferences.groupMentionsOnly,
                     "dnd": preferences.doNotDisturb.map { "\($0)" } ?? "",
                     "hasMutes": !preferences.mutes.isEmpty,
@@ -100,12 +100,12 @@ extension Dashboard {
     /// Table rows for deliveries. A feed item's push (its "event" is the item) links to its
     /// campaign, or to its user when it was sent on its own.
     func deliveryRows(_ deliveries: [Delivery], appId: String) async throws -> [[String: Any]] {
-        let itemIds = Set(deliveries.map(\.eventId).filter(FeedItem.isItemId))
+        let itemIds = Set(deliveries.compactMap(\.subject.feedItemId))
         let items = itemIds.isEmpty ? [:] : try await services.store.feedItems(appId: appId, ids: Array(itemIds))
         return deliveries.map { delivery in
             var row = Self.deliveryRow(delivery)
-            if FeedItem.isItemId(delivery.eventId) {
-                let item = items[delivery.eventId]
+            if let itemId = delivery.subject.feedItemId {
+                let item = items[itemId]
                 row["eventLabel"] = item?.campaignId != nil ? "campaign push" : "feed item push"
                 row["eventLink"] = item.map(Self.feedItemLink) ?? ""
             }
@@ -120,10 +120,10 @@ extension Dashboard {
 
     static func deliveryRow(_ delivery: Delivery) -> [String: Any] {
         [
-            "id": delivery.id, "event": delivery.eventId, "eventLink": "/dashboard/events/\(pathComponent(delivery.eventId))",
+            "id": delivery.id, "event": delivery.subject.id, "eventLink": "/dashboard/events/\(pathComponent(delivery.subject.id))",
             "eventLabel": "",
             "uid": delivery.uid, "userLink": "/dashboard/users/\(pathComponent(delivery.uid))", "channel": delivery.channel.rawValue,
-            "target": delivery.channel == .push ? shortToken(delivery.target) : delivery.target, "provider": delivery.providerId ?? "—",
+            "target": delivery.target.token.map(shortToken) ?? Wire.targetText(delivery.target), "provider": delivery.providerId ?? "—",
             "platform": delivery.platform?.rawValue ?? "", "status": delivery.status.rawValue, "reason": delivery.reason ?? "",
             "attempts": delivery.attempts, "providerStatus": delivery.providerStatus.map(String.init) ?? "",
             "when": DashboardFormat.date(delivery.updatedAt ?? delivery.createdAt),

@@ -9,7 +9,7 @@ import ServiceLifecycle
 public struct DeliveryEngine: Sendable {
     public let fanOut: FanOut
     public let dispatcher: Dispatcher
-    public let context: EngineContext
+    public let snapshots: AppSnapshotCache
     let ports: EnginePorts
     let clock: any WallClock
     let wakeup = Wakeup()
@@ -17,9 +17,9 @@ public struct DeliveryEngine: Sendable {
     init(ports: EnginePorts, clock: any WallClock, lease: TimeInterval = 60) {
         self.ports = ports
         self.clock = clock
-        self.context = EngineContext(ports: ports)
-        self.dispatcher = Dispatcher(ports: ports, context: context, clock: clock)
-        self.fanOut = FanOut(ports: ports, context: context, dispatcher: dispatcher, clock: clock, lease: lease)
+        self.snapshots = AppSnapshotCache(ports: ports)
+        self.dispatcher = Dispatcher(ports: ports, snapshots: snapshots, clock: clock)
+        self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, clock: clock, lease: lease)
     }
 
     /// Events were stored: fan them out now rather than at the next poll.
@@ -40,7 +40,7 @@ public struct DeliveryEngine: Sendable {
         let due = now ?? clock.now()
         let claimed = try await ports.deliveries.claimDeliveries(limit: 1_000, now: due, leaseUntil: due.addingTimeInterval(fanOut.lease))
         if !claimed.isEmpty {
-            try await dispatcher.dispatchAndRecord(claimed)
+            try await dispatcher.retry(claimed)
             sent += claimed.count
         }
         return sent
@@ -88,7 +88,7 @@ struct DeliveryEngineService: Service {
                 let now = engine.clock.now()
                 let claimed = try await engine.ports.deliveries.claimDeliveries(limit: 500, now: now, leaseUntil: now.addingTimeInterval(engine.fanOut.lease))
                 if !claimed.isEmpty {
-                    try await engine.dispatcher.dispatchAndRecord(claimed)
+                    try await engine.dispatcher.retry(claimed)
                     continue
                 }
                 if ContinuousClock.now - reported > .seconds(5) {
@@ -157,7 +157,7 @@ extension MaintenanceService {
         let now = services.clock.now()
         for app in try await services.store.apps() {
             for credential in try await services.store.providers(appId: app.id) {
-                guard let expires = credential.config.certificateExpiresAt else { continue }
+                guard let expires = credential.config.settings.apns?.certificateExpiresAt else { continue }
                 Gauge(label: "herald_apns_certificate_expiry_seconds", dimensions: [("app", app.id), ("provider", credential.providerId)])
                     .record(expires.timeIntervalSince(now))
             }

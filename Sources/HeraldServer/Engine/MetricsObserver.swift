@@ -9,8 +9,8 @@ import Metrics
 struct MetricsObserver: EngineObserver {
     var logger = Logger(label: "herald.engine")
 
-    func decided(_ decision: String, eventType: String) {
-        Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType)]).increment()
+    func decided(_ decision: String, eventType: EventKind) {
+        Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType.rawValue)]).increment()
     }
 
     func attempted(provider: String, outcome: String, reason: String?) {

@@ -201,6 +201,12 @@ extension SQLStore {
         Migration(version: 9, name: "event trace parent", statements: [
             "ALTER TABLE events ADD COLUMN trace_parent TEXT",
         ]),
+        // What a delivery tells of: an event, or a campaign's feed item (told apart by a column,
+        // not by the id's prefix).
+        Migration(version: 10, name: "delivery subject", statements: [
+            "ALTER TABLE deliveries ADD COLUMN subject TEXT NOT NULL DEFAULT 'event'",
+            #"UPDATE deliveries SET subject = 'feed_item' WHERE event_id LIKE 'fit\_%' ESCAPE '\'"#,
+        ]),
     ]
 
     /// Every migration's version, in order.

@@ -6,16 +6,40 @@ import SQLKit
 /// The outbox and the delivery log.
 extension SQLStore: DeliveryRepository {
     static let deliveryColumns = [
-        "id", "app_id", "event_id", "uid", "channel", "target", "session_id", "provider_id", "platform", "route", "locale", "badge", "unread",
-        "status", "reason", "attempts", "next_attempt_at", "lease_until", "expires_at", "provider_status", "provider_message_id",
+        "id", "app_id", "event_id", "subject", "uid", "channel", "target", "session_id", "provider_id", "platform", "route", "locale", "badge",
+        "unread", "status", "reason", "attempts", "next_attempt_at", "lease_until", "expires_at", "provider_status", "provider_message_id",
         "created_at", "updated_at",
     ]
 
     static func deliveryRow(_ d: Delivery) throws -> [SQLBind] {
-        [SQLBind(d.id), SQLBind(d.appId), SQLBind(d.eventId), SQLBind(d.uid), SQLBind(d.channel.rawValue), SQLBind(d.target), SQLBind(d.sessionId),
-         SQLBind(d.providerId), SQLBind(d.platform?.rawValue), SQLBind(d.route?.rawValue), SQLBind(d.locale), SQLBind(d.badge), SQLBind(d.unread),
-         SQLBind(d.status.rawValue), SQLBind(d.reason), SQLBind(d.attempts), SQLBind(d.nextAttemptAt?.ms), SQLBind(d.leaseUntil?.ms),
-         SQLBind(d.expiresAt?.ms), SQLBind(d.providerStatus), SQLBind(d.providerMessageId), SQLBind(d.createdAt.ms), SQLBind(d.updatedAt.ms)]
+        [
+            SQLBind(d.id), SQLBind(d.appId), SQLBind(d.subject.id), SQLBind(d.subject.kind.rawValue), SQLBind(d.uid), SQLBind(d.channel.rawValue),
+            SQLBind(targetText(d.target)), SQLBind(d.sessionId), SQLBind(d.providerId), SQLBind(d.platform?.rawValue), SQLBind(d.route?.rawValue),
+            SQLBind(d.locale), SQLBind(d.badge), SQLBind(d.unread), SQLBind(d.status.rawValue), SQLBind(d.reason), SQLBind(d.attempts),
+            SQLBind(d.nextAttemptAt?.ms), SQLBind(d.leaseUntil?.ms), SQLBind(d.expiresAt?.ms), SQLBind(d.providerStatus),
+            SQLBind(d.providerMessageId), SQLBind(d.createdAt.ms), SQLBind(d.updatedAt.ms),
+        ]
+    }
+
+    /// The `target` column: the token, `webhook:<providerId>`, `inapp` or `-`.
+    static func targetText(_ target: DeliveryTarget) -> String {
+        switch target {
+        case .token(let token): token
+        case .webhook(let providerId): "webhook:" + providerId
+        case .inApp: "inapp"
+        case .none: "-"
+        }
+    }
+
+    /// The target a row's `channel` and `target` columns say.
+    static func target(channel: String, text: String, providerId: String?) throws -> DeliveryTarget {
+        switch DeliveryChannel(rawValue: channel) {
+        case .push: .token(text)
+        case .webhook: .webhook(providerId: providerId ?? String(text.dropFirst("webhook:".count)))
+        case .inapp: .inApp
+        case .none?: DeliveryTarget.none
+        case nil: throw HeraldError(.internal, "a stored delivery has the unknown channel '\(channel)'")
+        }
     }
 
     /// Claims pushes due for a retry, then pushes whose sender's lease ran out (its process died
@@ -180,14 +204,18 @@ extension SQLStore: DeliveryRepository {
     }
 
     static func delivery(_ row: any SQLRow) throws -> Delivery {
-        Delivery(
-            id: try row.string("id"), appId: try row.string("app_id"), eventId: try row.string("event_id"), uid: try row.string("uid"),
-            channel: DeliveryChannel(rawValue: try row.string("channel")) ?? .none, target: try row.string("target"),
-            sessionId: try row.optionalString("session_id"), providerId: try row.optionalString("provider_id"),
+        let statusText = try row.string("status"), subjectText = try row.string("subject")
+        guard let status = DeliveryStatus(rawValue: statusText), let subject = DeliverySubject.Kind(rawValue: subjectText) else {
+            throw HeraldError(.internal, "a stored delivery has the unknown status '\(statusText)' or subject '\(subjectText)'")
+        }
+        let providerId = try row.optionalString("provider_id")
+        return Delivery(
+            id: try row.string("id"), appId: try row.string("app_id"), subject: DeliverySubject(kind: subject, id: try row.string("event_id")),
+            uid: try row.string("uid"), target: try target(channel: try row.string("channel"), text: try row.string("target"), providerId: providerId),
+            sessionId: try row.optionalString("session_id"), providerId: providerId,
             platform: try row.optionalString("platform").flatMap(PushPlatform.init(rawValue:)),
             route: try row.optionalString("route").flatMap(PushRoute.init(rawValue:)), locale: try row.optionalString("locale"),
-            badge: try row.optionalInt("badge"), unread: try row.optionalInt("unread"),
-            status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, reason: try row.optionalString("reason"),
+            badge: try row.optionalInt("badge"), unread: try row.optionalInt("unread"), status: status, reason: try row.optionalString("reason"),
             attempts: try row.int("attempts"), nextAttemptAt: try row.optionalDate("next_attempt_at"), leaseUntil: try row.optionalDate("lease_until"),
             expiresAt: try row.optionalDate("expires_at"), providerStatus: try row.optionalInt("provider_status"),
             providerMessageId: try row.optionalString("provider_message_id"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")

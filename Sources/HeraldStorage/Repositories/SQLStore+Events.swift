@@ -97,7 +97,7 @@ extension SQLStore: EventRepository {
             }
             let kept = steps.filter { recorded.contains($0.eventId) }
             let rows = try kept.flatMap(\.deliveries).map(Self.deliveryRow)
-            // 1,000 rows of 23 columns: under SQLite's 32,766 and PostgreSQL's 65,535 binds.
+            // 1,000 rows of 24 columns: under SQLite's 32,766 and PostgreSQL's 65,535 binds.
             for chunk in rows.chunks(of: 1_000) {
                 var insert = db.insert(into: "deliveries").columns(Self.deliveryColumns)
                 for row in chunk { insert = insert.values(row) }

@@ -81,7 +81,7 @@ extension SQLStore: FeedRepository {
                 let inserted = try await insert.ignoringConflicts().returning("id").all()
                 for row in inserted { stored.insert(try row.string("id")) }
             }
-            let due = try deliveries.filter { stored.contains($0.eventId) }.map(Self.deliveryRow)
+            let due = try deliveries.filter { stored.contains($0.subject.id) }.map(Self.deliveryRow)
             for chunk in due.chunks(of: 1_000) {
                 var insert = db.insert(into: "deliveries").columns(Self.deliveryColumns)
                 for row in chunk { insert = insert.values(row) }

@@ -74,17 +74,17 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
         try await read { db in
             try await db.raw("""
                 INSERT INTO push_templates (app_id, event_type, receiver_type, locale, template, updated_at)
-                VALUES (\(bind: appId), \(bind: template.eventType), \(bind: template.receiverType.rawValue), \(bind: template.locale), \(bind: text),
+                VALUES (\(bind: appId), \(bind: template.eventType.rawValue), \(bind: template.receiverType.rawValue), \(bind: template.locale), \(bind: text),
                         \(bind: (template.updatedAt ?? Date()).ms))
                 ON CONFLICT (app_id, event_type, receiver_type, locale) DO UPDATE SET template = excluded.template, updated_at = excluded.updated_at
                 """).run()
         }
     }
 
-    public func deleteTemplate(appId: String, eventType: String, receiverType: ReceiverType, locale: String) async throws -> Bool {
+    public func deleteTemplate(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String) async throws -> Bool {
         try await read { db in
             try await db.raw("""
-                DELETE FROM push_templates WHERE app_id = \(bind: appId) AND event_type = \(bind: eventType)
+                DELETE FROM push_templates WHERE app_id = \(bind: appId) AND event_type = \(bind: eventType.rawValue)
                   AND receiver_type = \(bind: receiverType.rawValue) AND locale = \(bind: locale) RETURNING locale
                 """).first() != nil
         }

@@ -34,9 +34,8 @@ extension SQLStore: ProviderRepository {
                 """).first() else { return }
             var credential = try Self.provider(row)
             // A credential changed since the failing push was made is the operator's fix: leave it be.
-            guard credential.updatedAt.ms == version.ms, credential.config.brokenReason == nil else { return }
-            credential.config.brokenReason = String(reason.prefix(500))
-            credential.config.brokenAt = date
+            guard credential.updatedAt.ms == version.ms, credential.config.broken == nil else { return }
+            credential.config.broken = BrokenCredential(reason: String(reason.prefix(500)), since: date)
             try await db.raw("""
                 UPDATE providers SET config = \(bind: try StoredJSON.text(credential.config))
                 WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)

@@ -58,7 +58,7 @@ public struct TestSends: Sendable {
         }
         if credential.kind == .custom {
             let uid = input.uid ?? "herald-test"
-            let push = TestPayload.build(kind: .custom, tokenKind: nil, token: "", uid: uid, config: credential.config, app: app,
+            let push = TestPayload.build(settings: credential.config.settings, tokenKind: nil, token: "", uid: uid, app: app,
                                          title: input.title, body: input.body, data: input.data, at: clock.now())
             return TestSendVerdict(providerId: providerId, pushToken: nil, platform: nil, result: await gateway.send(push, credential: credential), pruned: false)
         }
@@ -87,7 +87,7 @@ public struct TestSends: Sendable {
             }
             for credential in credentials.values where credential.kind == .custom && credential.config.enabled {
                 group.addTask {
-                    let push = TestPayload.build(kind: .custom, tokenKind: nil, token: "", uid: uid, config: credential.config, app: app,
+                    let push = TestPayload.build(settings: credential.config.settings, tokenKind: nil, token: "", uid: uid, app: app,
                                                  title: input.title, body: input.body, data: input.data, at: now)
                     return TestSendVerdict(providerId: credential.providerId, pushToken: nil, platform: nil,
                                            result: await gateway.send(push, credential: credential), pruned: false)
@@ -100,8 +100,8 @@ public struct TestSends: Sendable {
     }
 
     private func send(app: App, credential: ProviderCredential, token: String, platform: PushPlatform, uid: String, input: TestPushInput) async -> TestSendVerdict {
-        let push = TestPayload.build(kind: credential.kind, tokenKind: platform.tokenKind, token: token, uid: uid, config: credential.config,
-                                     app: app, title: input.title, body: input.body, data: input.data, at: clock.now())
+        let push = TestPayload.build(settings: credential.config.settings, tokenKind: platform.tokenKind, token: token, uid: uid, app: app,
+                                     title: input.title, body: input.body, data: input.data, at: clock.now())
         let result = await gateway.send(push, credential: credential)
         var pruned = false
         if case .tokenInvalid(let since, let hint) = result.outcome {

@@ -1,0 +1,53 @@
+import Foundation
+import HeraldModels
+
+/// What the fan-out knows about one app's batch, read in bulk before anyone is decided: the
+/// people and groups the events name, and each recipient's preferences, mutes, presence, tokens
+/// and unread counts (with the increments of batches still in flight).
+struct BatchFacts: Sendable {
+    var users: [String: User] = [:]
+    var groups: [String: Group] = [:]
+    var preferences: [String: NotificationPreferences] = [:]
+    var mutes: [String: [ConversationMute]] = [:]
+    var presence: [String: [PresenceRecord]] = [:]
+    var tokens: [String: [PushToken]] = [:]
+    var unread: [String: [String: Int]] = [:]
+
+    /// The event with the people and group it names resolved.
+    func resolve(_ event: ChatEvent, app: App) -> ResolvedEvent {
+        ResolvedEvent.resolve(event, app: app, users: users, group: ResolvedEvent.namedGroup(event).flatMap { groups[$0] })
+    }
+
+    /// What the decider needs of one recipient.
+    func recipient(_ uid: String, settings: PushSettings) -> RecipientFacts {
+        RecipientFacts(
+            uid: uid, user: users[uid], preferences: (preferences[uid] ?? .init()).over(settings.defaultPreferences),
+            mutes: mutes[uid] ?? [], presence: presence[uid] ?? [], tokens: tokens[uid] ?? []
+        )
+    }
+
+    /// Reads everything at once: five bulk reads of different tables run together (PostgreSQL and
+    /// SQLite's readers take them in parallel), beside the users and groups the events name.
+    static func load(ports: EnginePorts, appId: String, recipients: [String], events: [StoredEvent]) async throws -> BatchFacts {
+        let named = Set(events.flatMap { ResolvedEvent.namedUids($0.event) }).union(recipients)
+        async let users = ports.directory.users(appId: appId, uids: Array(named))
+        var facts = BatchFacts()
+        if !recipients.isEmpty {
+            async let preferences = ports.preferences.preferences(appId: appId, uids: recipients)
+            async let mutes = ports.preferences.mutes(appId: appId, uids: recipients)
+            async let presence = ports.presence.onlineSessions(appId: appId, uids: recipients)
+            async let tokens = ports.directory.tokens(appId: appId, uids: recipients)
+            async let unread = ports.unread.unreadCounts(appId: appId, uids: recipients)
+            facts.preferences = try await preferences
+            facts.mutes = try await mutes
+            facts.presence = try await presence
+            facts.tokens = Dictionary(grouping: try await tokens, by: \.uid)
+            facts.unread = try await unread
+        }
+        for guid in Set(events.compactMap { ResolvedEvent.namedGroup($0.event) }) {
+            facts.groups[guid] = try await ports.groups.group(appId: appId, guid: guid)
+        }
+        facts.users = try await users
+        return facts
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HeraldModels
+
+extension FanOut {
+    /// Decides a batch, app by app: read each event's page of recipients, load the facts about
+    /// them, then plan every event of the page.
+    func plan(_ batch: [StoredEvent], now: Date) async throws -> FanOutPlan {
+        var plan = FanOutPlan()
+        for (appId, events) in Dictionary(grouping: batch, by: \.event.appId) {
+            try await planApp(appId, events: events, now: now, into: &plan)
+        }
+        return plan
+    }
+
+    func planApp(_ appId: String, events: [StoredEvent], now: Date, into plan: inout FanOutPlan) async throws {
+        let leaseUntil = now.addingTimeInterval(lease)
+        guard let snapshot = try await snapshots.app(appId) else {
+            // The app is gone: its events end with nobody told.
+            plan.steps += events.map { FanOutStep(appId: appId, eventId: $0.event.id, fromCursor: $0.cursor, done: true, recipients: 0, leaseUntil: leaseUntil) }
+            return
+        }
+        plan.snapshots[appId] = snapshot
+        var pages: [RecipientPage] = []
+        for stored in events { pages.append(try await readPage(stored, appId: appId)) }
+        let recipients = Array(Set(pages.flatMap(\.recipients)))
+        var facts = try await BatchFacts.load(ports: ports, appId: appId, recipients: recipients, events: events)
+        // Batches in flight at the same time see each other's increments.
+        facts.unread = ledger.merged(appId: appId, uids: recipients, into: facts.unread)
+        var increments: [UnreadKey] = []
+        var texts = TextCache()
+        for page in pages {
+            let step = planPage(page, facts: &facts, snapshot: snapshot, now: now, leaseUntil: leaseUntil, texts: &texts, into: &plan)
+            increments += step.unreadIncrements
+            plan.steps.append(step)
+        }
+        ledger.add(appId: appId, increments)
+        plan.unreadInFlight.append((appId, increments))
+    }
+
+    /// The next page of an event's recipients: the direct ones on the first page, then the
+    /// group's members after the cursor (without the one who acted, or anyone told already).
+    func readPage(_ stored: StoredEvent, appId: String) async throws -> RecipientPage {
+        guard let guid = Recipients.direct(stored.event).membersOf else { return RecipientPage.make(stored, members: nil, pageSize: pageSize) }
+        let members = try await ports.groups.members(appId: appId, guid: guid, afterUid: stored.cursor, limit: pageSize + 1)
+        return RecipientPage.make(stored, members: members, pageSize: pageSize)
+    }
+
+    /// One page of one event: a read resets unread counts; a session's end is a silent push to
+    /// each of its devices; anything else is planned recipient by recipient.
+    func planPage(_ page: RecipientPage, facts: inout BatchFacts, snapshot: AppSnapshot, now: Date, leaseUntil: Date, texts: inout TextCache,
+                  into plan: inout FanOutPlan) -> FanOutStep {
+        let event = facts.resolve(page.stored.event, app: snapshot.app)
+        plan.events[event.event.id] = event
+        var step = FanOutStep(appId: snapshot.app.id, eventId: event.event.id, fromCursor: page.stored.cursor, cursor: page.cursor, done: page.done,
+                              recipients: page.recipients.count, leaseUntil: leaseUntil)
+        if page.stored.cursor == nil && page.done {
+            step.reason = RecipientPage.nobodyReason(page.stored.event, recipients: page.recipients, users: facts.users, groups: facts.groups)
+        }
+        if !page.done {
+            var next = page.stored
+            next.cursor = page.cursor
+            plan.nextPages.append(next)
+        }
+        switch event.event.body {
+        case .read(let read):
+            step.unreadResets = [UnreadKey(uid: read.uid, conversationId: read.conversationId)]
+        case .session(let session):
+            let planned = SessionEndPlan.make(session, event: event, snapshot: snapshot, now: now, texts: &texts)
+            step.deliveries = planned.deliveries
+            plan.pushes += planned.pushes
+        default:
+            planRecipients(page.recipients, of: event, facts: &facts, snapshot: snapshot, now: now, texts: &texts, step: &step, into: &plan)
+        }
+        return step
+    }
+
+    /// Each recipient decided and planned, their unread counts moved as they are told, and the
+    /// online sessions of each locale given one in-app notice.
+    func planRecipients(_ uids: [String], of event: ResolvedEvent, facts: inout BatchFacts, snapshot: AppSnapshot, now: Date, texts: inout TextCache,
+                        step: inout FanOutStep, into plan: inout FanOutPlan) {
+        let settings = snapshot.settings
+        let ttl = event.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds
+        let context = RecipientPlan.Context(event: event, snapshot: snapshot, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+        var inApp: [String: [String]] = [:]   // locale → sessions
+        for uid in uids {
+            let recipient = facts.recipient(uid, settings: settings)
+            let planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, texts: &texts)
+            if let key = planned.unreadIncrement {
+                step.unreadIncrements.append(key)
+                facts.unread[uid, default: [:]][key.conversationId, default: 0] += 1
+            }
+            step.deliveries += planned.deliveries
+            plan.pushes += planned.pushes
+            let sessions = planned.decision.inAppSessions
+            if !sessions.isEmpty { inApp[recipient.user?.locale ?? "", default: []] += sessions }
+            ports.observer.decided(planned.decision.name, eventType: event.templateType)
+        }
+        for (locale, sessions) in inApp {
+            let text = texts.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)
+            let details = NotificationDetails.build(event, text: text, settings: settings, unread: nil)
+            let envelope = RealtimeEnvelope.event(.init(eventId: event.event.id, eventType: event.templateType.rawValue, payload: details))
+            plan.inApp.append(.init(appId: snapshot.app.id, eventId: event.event.id, envelope: envelope, sessions: sessions))
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Tracing
+
+/// How long a fan-out batch spent deciding, sending and recording (for the metrics), and the
+/// same instants on the tracer's clock when traces are on.
+struct FanOutTiming {
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private var decidedAt: ContinuousClock.Instant
+    private var sentAt: ContinuousClock.Instant
+    private var recordedAt: ContinuousClock.Instant
+    let traced: TracedPhases?
+
+    init() {
+        started = clock.now
+        decidedAt = started
+        sentAt = started
+        recordedAt = started
+        traced = EventTracing.isOn ? TracedPhases(start: DefaultTracerClock.now) : nil
+    }
+
+    mutating func decided() {
+        decidedAt = clock.now
+        traced?.decided = DefaultTracerClock.now
+    }
+
+    mutating func sent() {
+        sentAt = clock.now
+        traced?.sent = DefaultTracerClock.now
+    }
+
+    mutating func recorded() {
+        recordedAt = clock.now
+        traced?.recorded = DefaultTracerClock.now
+    }
+
+    var decide: Duration { decidedAt - started }
+    var send: Duration { sentAt - decidedAt }
+    var record: Duration { recordedAt - sentAt }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HeraldModels
+
+/// What one recipient of one event gets: the decision, its rows in the delivery log, the push of
+/// each row to send now, the unread count it moves and the sessions told in-app. Pure: facts in,
+/// planned deliveries out.
+struct RecipientPlan: Sendable {
+    var decision: Decision
+    var deliveries: [Delivery] = []
+    var pushes: [PreparedPush] = []
+    /// The (user, conversation) whose unread count grows by this event.
+    var unreadIncrement: UnreadKey?
+
+    /// Everything the plan of one recipient is made from, shared by an event's recipients.
+    struct Context {
+        var event: ResolvedEvent
+        var snapshot: AppSnapshot
+        var now: Date
+        /// When the event's pushes stop being worth delivering.
+        var expiresAt: Date
+    }
+
+    static func make(_ facts: RecipientFacts, counts: [String: Int], in context: Context, texts: inout TextCache) -> RecipientPlan {
+        let event = context.event, settings = context.snapshot.settings
+        let decision = Decider.decide(event, facts, settings: settings, providers: context.snapshot.providers, now: context.now)
+        var plan = RecipientPlan(decision: decision)
+        var counts = counts
+        // A new message the recipient is told of counts as unread from now on.
+        if case .message(let message) = event.event.body, message.action == .new, !decision.isSkip {
+            counts[event.conversationId, default: 0] += 1
+            plan.unreadIncrement = UnreadKey(uid: facts.uid, conversationId: event.conversationId)
+        }
+        let base = Delivery(
+            appId: event.event.appId, subject: .event(event.event.id), uid: facts.uid, target: .none, locale: facts.user?.locale,
+            badge: settings.badge ? counts.values.reduce(0, +) : nil, unread: counts[event.conversationId], status: .skipped, createdAt: context.now
+        )
+        plan.deliveries = rows(for: decision, base: base, expiresAt: context.expiresAt)
+        for delivery in plan.deliveries where delivery.status == .sending {
+            let push = context.snapshot.usableCredential(delivery.providerId).flatMap { credential in
+                PushBuilder.push(for: delivery, of: event, snapshot: context.snapshot, settings: credential.config.settings, texts: &texts, now: context.now)
+            }
+            switch push {
+            case .success(let push): plan.pushes.append(PreparedPush(delivery: delivery, push: push))
+            case .failure(let reason): plan.fail(delivery.id, reason)
+            }
+        }
+        return plan
+    }
+
+    /// The delivery log's rows for a decision: one skipped row; one in-app row; or a row per
+    /// token and per webhook provider, being sent, and an in-app row for the sessions online.
+    static func rows(for decision: Decision, base: Delivery, expiresAt: Date) -> [Delivery] {
+        switch decision {
+        case .skip(let reason):
+            var row = base
+            row.reason = reason.rawValue
+            return [row]
+        case .inApp(let sessions):
+            return [inAppRow(base, sessions: sessions)]
+        case .push(let choices, let webhooks, let sessions):
+            var rows = choices.map { choice in
+                sending(base, to: .token(choice.token.token), providerId: choice.token.providerId, expiresAt: expiresAt) { row in
+                    row.sessionId = choice.token.sessionId
+                    row.platform = choice.token.platform
+                    row.route = choice.route
+                }
+            }
+            rows += webhooks.map { sending(base, to: .webhook(providerId: $0), providerId: $0, expiresAt: expiresAt) { _ in } }
+            if !sessions.isEmpty { rows.append(inAppRow(base, sessions: sessions)) }
+            return rows
+        }
+    }
+
+    static func sending(_ base: Delivery, to target: DeliveryTarget, providerId: String, expiresAt: Date, _ fill: (inout Delivery) -> Void) -> Delivery {
+        var row = base
+        row.id = Identifier.timeOrdered("dlv_")
+        row.target = target
+        row.providerId = providerId
+        row.status = .sending
+        row.expiresAt = expiresAt
+        fill(&row)
+        return row
+    }
+
+    /// A row saying the recipient was told over their open WebSockets.
+    static func inAppRow(_ base: Delivery, sessions: [String]) -> Delivery {
+        var row = base
+        row.id = Identifier.timeOrdered("dlv_")
+        row.target = .inApp
+        row.status = .inapp
+        row.reason = "online (\(sessions.count) session\(sessions.count == 1 ? "" : "s"))"
+        return row
+    }
+
+    /// A row whose push could not be made: failed at once, with why.
+    mutating func fail(_ id: String, _ reason: FailureReason) {
+        guard let index = deliveries.firstIndex(where: { $0.id == id }) else { return }
+        deliveries[index].status = .failed
+        deliveries[index].reason = reason.description
+    }
+}

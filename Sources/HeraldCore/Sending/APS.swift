@@ -1,0 +1,88 @@
+import Foundation
+import HeraldModels
+
+/// The `aps` dictionary of an APNs payload (also FCM's `apns.payload.aps`), its keys spelled once.
+public struct APS: Sendable, Equatable {
+    public enum Alert: Sendable, Equatable {
+        /// `{"title","body"}`.
+        case text(title: String, body: String)
+        /// A plain string (Sendbird's alert).
+        case plain(String)
+        /// Kandy's localisation keys and args; the body as text when there is no body key.
+        case localized(LocalizedAlert)
+    }
+
+    public struct LocalizedAlert: Sendable, Equatable {
+        public var titleLocKey: String
+        public var titleLocArgs: [String]
+        public var locKey: String?
+        public var locArgs: [String]
+        /// Shown when there is no `locKey`.
+        public var body: String
+
+        public init(titleLocKey: String, titleLocArgs: [String] = [], locKey: String? = nil, locArgs: [String] = [], body: String) {
+            self.titleLocKey = titleLocKey
+            self.titleLocArgs = titleLocArgs
+            self.locKey = locKey
+            self.locArgs = locArgs
+            self.body = body
+        }
+    }
+
+    public var alert: Alert?
+    public var badge: Int?
+    public var sound: String?
+    /// Groups the notification with others of the conversation.
+    public var threadId: String?
+    /// Wakes the app in the background.
+    public var contentAvailable: Bool
+    /// Lets a Notification Service Extension change the notification.
+    public var mutableContent: Bool
+
+    public init(alert: Alert? = nil, badge: Int? = nil, sound: String? = nil, threadId: String? = nil, contentAvailable: Bool = false,
+                mutableContent: Bool = false) {
+        self.alert = alert
+        self.badge = badge
+        self.sound = sound
+        self.threadId = threadId
+        self.contentAvailable = contentAvailable
+        self.mutableContent = mutableContent
+    }
+
+    /// A silent background update: `content-available` only.
+    public static let silent = APS(contentAvailable: true)
+    /// Nothing at all: VoIP pushes carry their call in the other keys.
+    public static let empty = APS()
+
+    public var json: JSONObject {
+        var aps: JSONObject = [:]
+        if let alert { aps["alert"] = alert.json }
+        if let badge { aps["badge"] = .number(Double(badge)) }
+        if let sound { aps["sound"] = .string(sound) }
+        if let threadId { aps["thread-id"] = .string(threadId) }
+        if contentAvailable { aps["content-available"] = .number(1) }
+        if mutableContent { aps["mutable-content"] = .number(1) }
+        return aps
+    }
+}
+
+extension APS.Alert {
+    var json: JSONValue {
+        switch self {
+        case .text(let title, let body):
+            return .object(["title": .string(title), "body": .string(body)])
+        case .plain(let text):
+            return .string(text)
+        case .localized(let alert):
+            var object: JSONObject = ["title-loc-key": .string(alert.titleLocKey)]
+            if !alert.titleLocArgs.isEmpty { object["title-loc-args"] = .array(alert.titleLocArgs.map(JSONValue.string)) }
+            if let key = alert.locKey {
+                object["loc-key"] = .string(key)
+                if !alert.locArgs.isEmpty { object["loc-args"] = .array(alert.locArgs.map(JSONValue.string)) }
+            } else {
+                object["body"] = .string(alert.body)
+            }
+            return .object(object)
+        }
+    }
+}
