@@ -10,11 +10,7 @@ struct DashboardView: Sendable {
     let library: MustacheLibrary
 
     init() throws {
-        var library = MustacheLibrary()
-        for (name, text) in DashboardTemplates.all {
-            try library.register(text, named: name)
-        }
-        self.library = library
+        self.library = try DashboardTemplate.library()
     }
 
     struct NavItem {
