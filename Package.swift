@@ -132,6 +132,32 @@ let package = Package(
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
+            // The dashboard's templates, stylesheet and script, compiled into the binary like the
+            // OpenAPI document: one entry per file (DashboardTemplate lists the templates).
+            resources: [
+                .embedInCode("Dashboard/Templates/layout.mustache"),
+                .embedInCode("Dashboard/Templates/login.mustache"),
+                .embedInCode("Dashboard/Templates/error.mustache"),
+                .embedInCode("Dashboard/Templates/overview.mustache"),
+                .embedInCode("Dashboard/Templates/settings.mustache"),
+                .embedInCode("Dashboard/Templates/providers.mustache"),
+                .embedInCode("Dashboard/Templates/provider.mustache"),
+                .embedInCode("Dashboard/Templates/templates.mustache"),
+                .embedInCode("Dashboard/Templates/template.mustache"),
+                .embedInCode("Dashboard/Templates/template-preview.mustache"),
+                .embedInCode("Dashboard/Templates/users.mustache"),
+                .embedInCode("Dashboard/Templates/user.mustache"),
+                .embedInCode("Dashboard/Templates/events.mustache"),
+                .embedInCode("Dashboard/Templates/event.mustache"),
+                .embedInCode("Dashboard/Templates/deliveries.mustache"),
+                .embedInCode("Dashboard/Templates/feed.mustache"),
+                .embedInCode("Dashboard/Templates/card-template.mustache"),
+                .embedInCode("Dashboard/Templates/card-preview.mustache"),
+                .embedInCode("Dashboard/Templates/campaign-new.mustache"),
+                .embedInCode("Dashboard/Templates/campaign.mustache"),
+                .embedInCode("Dashboard/Assets/dashboard.css"),
+                .embedInCode("Dashboard/Assets/dashboard.js"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Client SDK for iOS apps; never imports a server module.

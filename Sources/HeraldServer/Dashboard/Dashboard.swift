@@ -3,10 +3,14 @@ import HeraldCore
 import HeraldModels
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// The dashboard served at `/dashboard`: server-rendered pages over the same use cases as the
 /// API. Signing in with an app API key gives a signed, HTTP-only session cookie; every form
 /// carries the session's token (CSRF) and every POST is checked against it and its origin.
+///
+/// This is what the controllers share (services, the view, the session checks); each section of
+/// the dashboard is a controller whose `addRoutes(to:)` maps its paths to its handler methods.
 struct Dashboard: Sendable {
     let services: HeraldServices
     let view: DashboardView
@@ -14,25 +18,24 @@ struct Dashboard: Sendable {
     /// Largest form accepted (uploads of credentials and card JSON are small).
     static let maxFormBytes = 1 << 20
 
-    init(services: HeraldServices) throws {
+    init(services: HeraldServices, logger: Logger = Logger(label: "herald.dashboard")) throws {
         self.services = services
-        self.view = try DashboardView()
+        self.view = try DashboardView(logger: logger)
         self.cookies = DashboardCookies(key: services.dashboardKey)
     }
 
     static func register(on router: Router<BasicRequestContext>, services: HeraldServices) throws {
         let dashboard = try Dashboard(services: services)
-        router.get("/dashboard/assets/dashboard.css") { _, _ in DashboardAssets.response(DashboardAssets.css, type: "text/css; charset=utf-8") }
-        router.get("/dashboard/assets/dashboard.js") { _, _ in DashboardAssets.response(DashboardAssets.js, type: "text/javascript; charset=utf-8") }
-        router.get("/dashboard/login") { request, _ in dashboard.loginPage(request) }
-        router.post("/dashboard/login") { request, _ in try await dashboard.login(request) }
-        router.post("/dashboard/logout") { request, _ in try await dashboard.logout(request) }
-        dashboard.registerOverview(on: router)
-        dashboard.registerSettings(on: router)
-        dashboard.registerProviders(on: router)
-        dashboard.registerTemplates(on: router)
-        dashboard.registerUsers(on: router)
-        dashboard.registerFeed(on: router)
+        DashboardAssets.addRoutes(to: router)
+        DashboardSignInController(dashboard: dashboard).addRoutes(to: router)
+        DashboardOverviewController(dashboard: dashboard).addRoutes(to: router)
+        DashboardSettingsController(dashboard: dashboard).addRoutes(to: router)
+        DashboardProvidersController(dashboard: dashboard).addRoutes(to: router)
+        DashboardTemplatesController(dashboard: dashboard).addRoutes(to: router)
+        DashboardUsersController(dashboard: dashboard).addRoutes(to: router)
+        DashboardEventsController(dashboard: dashboard).addRoutes(to: router)
+        DashboardFeedController(dashboard: dashboard).addRoutes(to: router)
+        DashboardCampaignsController(dashboard: dashboard).addRoutes(to: router)
     }
 
     // MARK: Sessions
@@ -57,7 +60,7 @@ struct Dashboard: Sendable {
             return try await body(signedIn)
         } catch {
             let failure = DashboardErrors.heraldError(from: error)
-            return view.page("error", title: "Error", section: "", context: ["code": failure.code, "message": failure.message],
+            return view.page(ErrorPage(code: failure.code, message: failure.message), title: "Error", section: "",
                              signedIn: signedIn, status: DashboardErrors.status(of: failure.kind))
         }
     }
@@ -67,7 +70,8 @@ struct Dashboard: Sendable {
         try await page(request) { signedIn in
             let form = try await readForm(request)
             guard sameOrigin(request), let token = form.text("_csrf"), ConstantTime.equals(token, signedIn.session.csrf) else {
-                throw HeraldError(.forbidden, code: "csrf", "the form is out of date or did not come from this dashboard; reload the page and try again")
+                throw HeraldError(.forbidden, code: "csrf",
+                                  "the form is out of date or did not come from this dashboard; reload the page and try again")
             }
             return try await body(signedIn, form)
         }
@@ -87,45 +91,6 @@ struct Dashboard: Sendable {
 
     func secure(_ request: Request) -> Bool {
         request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https" || request.uri.scheme == .https
-    }
-
-    // MARK: Sign-in
-
-    func loginPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
-        let token = DashboardSession.random()
-        var response = view.page("login", title: "Sign in", section: "", context: [
-            "csrf": token, "error": error ?? "", "next": request.uri.queryParameters.get("next") ?? "",
-        ], signedIn: nil, status: status)
-        response.headers.append(HTTPField(name: .setCookie, value: DashboardCookies.header(DashboardCookies.login, token, maxAge: 3_600, secure: secure(request))))
-        return response
-    }
-
-    func login(_ request: Request) async throws -> Response {
-        let form = try await readForm(request)
-        let expected = DashboardCookies.value(DashboardCookies.login, in: request.headers[.cookie]) ?? ""
-        guard sameOrigin(request), let token = form.text("_csrf"), !expected.isEmpty, ConstantTime.equals(token, expected) else {
-            return loginPage(request, error: "The sign-in form expired. Please try again.", status: .forbidden)
-        }
-        guard let key = form.text("apiKey") else { return loginPage(request, error: "Enter your app's API key.", status: .unprocessableContent) }
-        let appId: String
-        do {
-            appId = try await services.authenticator.admin(bearer: key)
-        } catch {
-            return loginPage(request, error: "That API key is not valid.", status: .unauthorized)
-        }
-        let session = DashboardSession(appId: appId, keyHashPrefix: String(SHA256SecretHasher().hash(key).prefix(16)), csrf: DashboardSession.random(),
-                                       expires: services.clock.now().addingTimeInterval(DashboardSession.lifetime))
-        let next = form.text("next").flatMap { $0.removingPercentEncoding }.flatMap { $0.hasPrefix("/dashboard") && !$0.hasPrefix("//") ? $0 : nil }
-        return DashboardView.redirect(next ?? "/dashboard", cookies: [
-            DashboardCookies.header(DashboardCookies.session, cookies.seal(session), maxAge: Int(DashboardSession.lifetime), secure: secure(request)),
-            DashboardCookies.header(DashboardCookies.login, "", maxAge: 0, secure: secure(request)),
-        ])
-    }
-
-    func logout(_ request: Request) async throws -> Response {
-        try await form(request) { _, _ in
-            DashboardView.redirect("/dashboard/login", cookies: [DashboardCookies.header(DashboardCookies.session, "", maxAge: 0, secure: secure(request))])
-        }
     }
 
     // MARK: Form errors

@@ -1,15 +1,19 @@
 import Foundation
 
-/// What the dashboard's templates are given, made safe for Mustache.
+/// What the dashboard's templates are given, made safe for Mustache: the one place where a view
+/// model becomes a context.
 ///
-/// Contexts are `[String: Any]`, and an absent optional stored in one is still a value: Mustache
-/// printed `Optional<String>.none` as `nil` and took it as true in a section, so a fresh sign-in
-/// page showed an alert reading "nil" and every healthy provider "Set aside: nil". Every context
-/// passes through ``normalized(_:)`` before it is rendered: an absent optional, at any depth,
-/// becomes a null that renders as nothing and is false in a section, and so does an empty string
-/// (a section over `""` would otherwise show its label with nothing after it, as the stray "HTTP"
-/// of a skipped delivery did). A null key is still *present*, so a lookup never climbs to an outer
-/// context's key of the same name.
+/// Pages are built as typed view models (a struct per page and per row, their stored properties
+/// being the template's keys), and Mustache reads structs by reflection, where an absent optional
+/// is a *missing* key: a lookup then climbs to an outer context's key of the same name, the
+/// class of bug that once showed a fresh sign-in page an alert reading "nil" and every healthy
+/// provider "Set aside: nil" (and, for a value stored as `Any`, Mustache printed
+/// `Optional<String>.none` as `nil` and took it as true in a section). So every view model passes
+/// through ``normalized(value:)`` before it is rendered: structs become dictionaries with every
+/// property present, and an absent optional, at any depth, becomes a null that renders as nothing
+/// and is false in a section, and so does an empty string (a section over `""` would otherwise
+/// show its label with nothing after it, as the stray "HTTP" of a skipped delivery did). A null
+/// key is still *present*, so a lookup never climbs to an outer context's key of the same name.
 enum DashboardContext {
     static func normalized(_ context: [String: Any]) -> [String: Any] {
         context.mapValues(normalized(value:))
@@ -23,14 +27,21 @@ enum DashboardContext {
         switch value {
         case let text as String:
             return text.isEmpty ? NSNull() : text
+        case is Bool, is Int, is Double, is NSNull:
+            return value
         case let object as [String: Any]:
             return normalized(object)
-        case let list as [[String: Any]]:
-            return list.map(normalized)
         case let list as [Any]:
             return list.map(normalized(value:))
         default:
-            return value
+            // A view model: its stored properties by name, every one present.
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .struct || mirror.displayStyle == .class else { return value }
+            var object: [String: Any] = [:]
+            for case (let label?, let child) in mirror.children {
+                object[label] = normalized(value: child)
+            }
+            return object
         }
     }
 }
@@ -47,4 +58,10 @@ extension Optional: OptionalValue {
         case .none: nil
         }
     }
+}
+
+/// A view model: a page or a fragment, rendered by its template. Its stored properties are the
+/// template's keys (see ``DashboardContext``).
+protocol DashboardViewModel {
+    static var template: DashboardTemplate { get }
 }
