@@ -1,0 +1,54 @@
+import Foundation
+import HeraldModels
+import Testing
+@testable import HeraldCore
+
+/// The intake's hand-off to this process's fan-out: bounded, oldest first, and every event it
+/// holds (waiting or being worked on) listed for lease renewal.
+@Suite("Event hand-off")
+struct EventHandOffTests {
+    static func events(_ ids: [String]) -> [StoredEvent] {
+        ids.map { id in
+            StoredEvent(event: ChatEvent(id: id, appId: "app1", clientId: nil, receivedAt: Date(timeIntervalSince1970: 0),
+                                         body: .read(ReadEvent(uid: "bo", conversationId: "c", messageId: nil, readAt: Date(timeIntervalSince1970: 0)))),
+                        status: .fanningOut)
+        }
+    }
+
+    @Test func aFullHandOffSendsEventsToTheTableAndAsksForAClaim() {
+        let handOff = EventHandOff(capacity: 3, claimInterval: .seconds(3_600))
+        #expect(handOff.reserve(2))
+        #expect(!handOff.reserve(2), "past capacity: store them unclaimed")
+        #expect(handOff.shouldClaim(), "and the fan-out is told to claim from the table")
+        #expect(!handOff.shouldClaim(), "once")
+        handOff.hand(Self.events(["e1"]), reserved: 2)   // one of two was an idempotent repeat
+        #expect(handOff.count == 1 && handOff.reserve(2))
+        handOff.cancel(2)
+        #expect(handOff.reserve(2))
+    }
+
+    @Test func eventsAreTakenOldestFirstAndHeldUntilReleased() {
+        let handOff = EventHandOff(capacity: 10)
+        _ = handOff.reserve(3)
+        handOff.hand(Self.events(["e1", "e2", "e3"]), reserved: 3)
+        let taken = handOff.take(2)
+        #expect(taken.map(\.event.id) == ["e1", "e2"] && handOff.count == 1)
+        handOff.hold(taken.map(\.event.id))
+        #expect(Set(handOff.heldIds) == ["e1", "e2", "e3"], "waiting and being worked on: both keep their leases")
+        handOff.release(taken.map(\.event.id))
+        #expect(handOff.heldIds == ["e3"])
+        handOff.requeue(Self.events(["e1"]))
+        #expect(handOff.take(5).map(\.event.id) == ["e3", "e1"], "a next page waits behind what was already there")
+    }
+
+    @Test func aFullClaimMeansMoreMayWait() {
+        let handOff = EventHandOff(capacity: 10, claimInterval: .seconds(3_600))
+        let start = ContinuousClock.now
+        #expect(!handOff.shouldClaim(now: start))
+        handOff.claimed(5, of: 5)
+        #expect(handOff.shouldClaim(now: start))
+        handOff.claimed(2, of: 5)
+        #expect(!handOff.shouldClaim(now: start))
+        #expect(handOff.shouldClaim(now: start + .seconds(3_601)), "and now and then anyway, for leases that ran out")
+    }
+}
