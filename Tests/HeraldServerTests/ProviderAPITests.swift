@@ -249,8 +249,8 @@ struct ProviderAPITests {
 extension SQLStore {
     /// Every stored provider row as text (config and sealed secret), for the at-rest check.
     func providersRaw() async throws -> [String] {
-        try await read { db in
-            try await db.raw("SELECT config, secret FROM providers").all().map { row in
+        try await lookup { db in
+            try await db.raw("SELECT config, secret FROM providers").rows().map { row in
                 try row.decode(column: "config", as: String.self) + "\n" + row.decode(column: "secret", as: String.self)
             }
         }

@@ -5,69 +5,44 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import PostgresKit
-import SQLiteKit
 import SQLKit
-import Synchronization
 
 enum Dialect: Sendable {
     case sqlite
     case postgres
 }
 
-/// Hands out an `SQLDatabase` that is one session (one connection) for the closure's duration.
+/// Where statements run. Bodies run on the caller's executor (`nonisolated(nonsending)`): on
+/// SQLite's writer that is the writer's own thread, where each statement runs at once.
 protocol ConnectionSource: Sendable {
     var dialect: Dialect { get }
-    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
-    /// A connection for reads only, which may run alongside writes.
-    func withReadConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws. On
+    /// SQLite, concurrent callers share one transaction (each in a savepoint of its own).
+    func transaction<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs statements that may write, each atomic by itself.
+    func write<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs read-only statements alongside writes (SQLite: a reader that sees the last commit).
+    func read<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     func shutdown() async throws
 }
 
-/// SQLite in WAL mode: one writer connection, used by one task at a time (SQLite serialises
-/// writers anyway; one connection keeps transactions simple), and a few read-only connections
-/// that read the last committed state while the writer works.
-final class SQLiteSource: ConnectionSource {
-    let dialect = Dialect.sqlite
-    private let writer: SQLiteConnection
-    private let writerLock = AsyncMutex()
-    private let readers: [(connection: SQLiteConnection, lock: AsyncMutex)]
-    private let nextReader = Atomic<Int>(0)
+extension SQLitePool: ConnectionSource {
+    var dialect: Dialect { .sqlite }
 
-    init(path: String, readers readerCount: Int = 2, logger: Logger) async throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
-        self.writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
-        let db = writer.sql()
-        // WAL lets readers, a CLI command and the server share the file; busy_timeout waits for the writer.
-        try await db.raw("PRAGMA journal_mode = WAL").run()
-        try await db.raw("PRAGMA synchronous = NORMAL").run()
-        try await db.raw("PRAGMA busy_timeout = 5000").run()
-        try await db.raw("PRAGMA foreign_keys = ON").run()
-        var readers: [(SQLiteConnection, AsyncMutex)] = []
-        for _ in 0..<readerCount {
-            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
-            try await reader.sql().raw("PRAGMA busy_timeout = 5000").run()
-            try await reader.sql().raw("PRAGMA query_only = ON").run()
-            readers.append((reader, AsyncMutex()))
-        }
-        self.readers = readers
+    func transaction<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await writer.transaction(body)
     }
 
-    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await writerLock.withLock { try await body(writer.sql()) }
+    func write<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await writer.transaction(body)
     }
 
-    func withReadConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        guard !readers.isEmpty else { return try await withConnection(body) }
-        let reader = readers[nextReader.add(1, ordering: .relaxed).oldValue % readers.count]
-        return try await reader.lock.withLock { try await body(reader.connection.sql()) }
+    func read<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await body(reader)
     }
 
     func shutdown() async throws {
-        for reader in readers { try? await reader.connection.close().get() }
-        try await writer.close().get()
+        try close()
     }
 }
 
@@ -85,16 +60,31 @@ final class PostgresSource: ConnectionSource {
         self.runLoop = Task { await client.run() }
     }
 
-    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let db = connection.sql()
+            try await db.perform(SQLRaw("BEGIN"))
+            do {
+                let value = try await body(db)
+                try await db.perform(SQLRaw("COMMIT"))
+                return value
+            } catch {
+                try? await db.perform(SQLRaw("ROLLBACK"))
+                throw error
+            }
+        }
+    }
+
+    func write<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in try await body(connection.sql()) }
     }
 
-    func withReadConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await withConnection(body)
+    func read<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await write(body)
     }
 
     /// Holds one connection for `LISTEN channel` and calls `handler` per notification, until cancelled.
-    func listen(channel: String, handler: @escaping @Sendable (String) async -> Void) async throws {
+    func listen(channel: String, handler: @escaping @concurrent @Sendable (String) async -> Void) async throws {
         try await client.withConnection { connection in
             try await connection.listen(on: channel) { notifications in
                 for try await notification in notifications {

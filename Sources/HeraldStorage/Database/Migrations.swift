@@ -221,22 +221,22 @@ extension SQLStore {
         return try await transaction { db in
             if dialect == .postgres {
                 // Serialises concurrent starts; everything below runs under the lock.
-                try await db.raw("SELECT pg_advisory_xact_lock(7262534)").run()
+                try await db.raw("SELECT pg_advisory_xact_lock(7262534)").perform()
             }
             try await db.raw("""
                 CREATE TABLE IF NOT EXISTS herald_migrations (
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)
-                """).run()
-            let applied = Set(try await db.raw("SELECT version FROM herald_migrations").all().map { try $0.int("version") })
+                """).perform()
+            let applied = Set(try await db.raw("SELECT version FROM herald_migrations").rows().map { try $0.int("version") })
             var done: [Int] = []
             for migration in Self.migrations where !applied.contains(migration.version) && migration.version <= (version ?? .max) {
                 for statement in migration.statements {
-                    try await db.raw(SQLQueryString(statement)).run()
+                    try await db.raw(SQLQueryString(statement)).perform()
                 }
                 try await db.raw("""
                     INSERT INTO herald_migrations (version, name, applied_at)
                     VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().ms))
-                    """).run()
+                    """).perform()
                 done.append(migration.version)
             }
             return done

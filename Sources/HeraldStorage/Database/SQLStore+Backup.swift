@@ -16,17 +16,17 @@ extension SQLStore {
             throw HeraldError.invalidField("to", "\(path) exists: choose a new file")
         }
         let quoted = path.replacingOccurrences(of: "'", with: "''")
-        try await read { db in try await db.raw(SQLQueryString("VACUUM INTO '\(quoted)'")).run() }
+        try await lookup { db in try await db.raw(SQLQueryString("VACUUM INTO '\(quoted)'")).perform() }
     }
 
     /// The schema version of a database, and whether SQLite finds it intact.
     public func check() async throws -> (version: Int, intact: Bool) {
         let dialect = self.dialect
-        return try await read { db in
-            let version = try await db.raw("SELECT MAX(version) AS v FROM herald_migrations").first().map { try $0.int("v") } ?? 0
+        return try await lookup { db in
+            let version = try await db.raw("SELECT MAX(version) AS v FROM herald_migrations").firstRow().map { try $0.int("v") } ?? 0
             var intact = true
             if dialect == .sqlite {
-                intact = try await db.raw("PRAGMA integrity_check").first()?.string("integrity_check") == "ok"
+                intact = try await db.raw("PRAGMA integrity_check").firstRow()?.string("integrity_check") == "ok"
             }
             return (version, intact)
         }

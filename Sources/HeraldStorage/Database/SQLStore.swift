@@ -15,7 +15,7 @@ public final class SQLStore: Sendable {
     public static func open(_ url: DatabaseURL, logger: Logger = Logger(label: "herald.storage"), migrate: Bool = true) async throws -> SQLStore {
         let source: any ConnectionSource
         switch url {
-        case .sqlite(let path): source = try await SQLiteSource(path: path, logger: logger)
+        case .sqlite(let path): source = try SQLitePool(path: path, logger: logger)
         case .postgres(let text): source = try PostgresSource(url: text, logger: logger)
         }
         let store = SQLStore(source: source, logger: logger)
@@ -42,7 +42,7 @@ public final class SQLStore: Sendable {
     /// True when the database answers.
     public func ping() async -> Bool {
         do {
-            try await read { db in try await db.raw("SELECT 1 AS ok").run() }
+            _ = try await lookup { db in try await db.rows(SQLRaw("SELECT 1 AS ok")) }
             return true
         } catch {
             return false
@@ -51,30 +51,20 @@ public final class SQLStore: Sendable {
 
     /// Runs read-only statements on a connection that may read alongside writes (SQLite: a
     /// reader connection that sees the last commit).
-    func lookup<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await source.withReadConnection(body)
+    func lookup<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await source.read(body)
     }
 
-    /// Runs statements on one connection, outside a transaction.
-    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await source.withConnection(body)
+    /// Runs statements that may write, each atomic by itself (SQLite: in the writer's current
+    /// transaction, with the other writes of its tick).
+    func write<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await source.write(body)
     }
 
-    /// Runs statements in one transaction: committed if the body returns, rolled back if it throws.
-    /// SQLite takes the write lock at once (`BEGIN IMMEDIATE`), so that read-then-write bodies are safe.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let begin = dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        return try await source.withConnection { db in
-            try await db.raw(SQLQueryString(begin)).run()
-            do {
-                let value = try await body(db)
-                try await db.raw("COMMIT").run()
-                return value
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+    /// Runs statements in one transaction: committed if the body returns, rolled back if it
+    /// throws. SQLite holds its write lock for the whole tick, so read-then-write bodies are safe.
+    func transaction<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await source.transaction(body)
     }
 
     /// ` FOR UPDATE` where the database has row locks (PostgreSQL); SQLite's transactions are serial.

@@ -21,26 +21,26 @@ final class PostgresMessageBus: MessageBus {
         var message = payload
         if payload.utf8.count > Self.inlineLimit {
             let id = Identifier.hex(bytes: 12)
-            try await store.read { db in
+            try await store.write { db in
                 try await db.raw("""
                     INSERT INTO realtime_payloads (id, payload, created_at) VALUES (\(bind: id), \(bind: payload), \(bind: Date().ms))
-                    """).run()
+                    """).perform()
             }
             message = "ref:" + id
         }
         let notification = message
-        try await store.read { db in
-            try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: notification))").run()
+        try await store.write { db in
+            try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: notification))").perform()
         }
     }
 
-    func listen(channel: String, handler: @escaping @Sendable (String) async -> Void) async throws {
+    func listen(channel: String, handler: @escaping @concurrent @Sendable (String) async -> Void) async throws {
         let store = self.store
         try await source.listen(channel: channel) { message in
             guard message.hasPrefix("ref:") else { return await handler(message) }
             let id = String(message.dropFirst(4))
-            let payload = try? await store.read { db in
-                try await db.raw("SELECT payload FROM realtime_payloads WHERE id = \(bind: id)").first()?.string("payload")
+            let payload = try? await store.lookup { db in
+                try await db.raw("SELECT payload FROM realtime_payloads WHERE id = \(bind: id)").firstRow()?.string("payload")
             }
             if let payload { await handler(payload) }
         }

@@ -9,67 +9,67 @@ extension SQLStore: AppRepository {
                 INSERT INTO apps (id, name, region, push_enabled, max_tokens_per_user, settings, created_at)
                 VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.region), \(bind: app.settings.enabled),
                         \(bind: app.settings.maxTokensPerUser), \(bind: try StoredJSON.text(app.settings.stored)), \(bind: app.createdAt.ms))
-                """).run()
+                """).perform()
             try await db.raw("""
                 INSERT INTO api_keys (id, app_id, key_hash, created_at)
                 VALUES (\(bind: firstKeyId), \(bind: app.id), \(bind: keyHash), \(bind: app.createdAt.ms))
-                """).run()
+                """).perform()
         }
     }
 
     public func app(id: String) async throws -> App? {
         try await lookup { db in
-            try await db.raw("SELECT * FROM apps WHERE id = \(bind: id)").first().map(Self.app)
+            try await db.raw("SELECT * FROM apps WHERE id = \(bind: id)").firstRow().map(Self.app)
         }
     }
 
     public func apps() async throws -> [App] {
-        try await read { db in
-            try await db.raw("SELECT * FROM apps ORDER BY created_at, id").all().map(Self.app)
+        try await lookup { db in
+            try await db.raw("SELECT * FROM apps ORDER BY created_at, id").rows().map(Self.app)
         }
     }
 
     public func addKey(appId: String, keyId: String, keyHash: String, at date: Date) async throws {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 INSERT INTO api_keys (id, app_id, key_hash, created_at)
                 VALUES (\(bind: keyId), \(bind: appId), \(bind: keyHash), \(bind: date.ms))
-                """).run()
+                """).perform()
         }
     }
 
     public func revokeKey(appId: String, keyId: String, at date: Date) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 UPDATE api_keys SET revoked_at = \(bind: date.ms)
                 WHERE app_id = \(bind: appId) AND id = \(bind: keyId) AND revoked_at IS NULL
                 RETURNING id
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
     public func keys(appId: String) async throws -> [APIKeyInfo] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT id, created_at, revoked_at FROM api_keys WHERE app_id = \(bind: appId) ORDER BY created_at, id")
-                .all().map { APIKeyInfo(id: try $0.string("id"), createdAt: try $0.date("created_at"), revokedAt: try $0.optionalDate("revoked_at")) }
+                .rows().map { APIKeyInfo(id: try $0.string("id"), createdAt: try $0.date("created_at"), revokedAt: try $0.optionalDate("revoked_at")) }
         }
     }
 
     public func apiKeys(hashPrefix: String) async throws -> [HashedCredential<String>] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT key_hash, app_id FROM api_keys WHERE substr(key_hash, 1, 16) = \(bind: hashPrefix) AND revoked_at IS NULL")
-                .all().map { HashedCredential(hash: try $0.string("key_hash"), owner: try $0.string("app_id")) }
+                .rows().map { HashedCredential(hash: try $0.string("key_hash"), owner: try $0.string("app_id")) }
         }
     }
 
     public func updateSettings(appId: String, settings: PushSettings) async throws {
         let stored = try StoredJSON.text(settings.stored)
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 UPDATE apps SET push_enabled = \(bind: settings.enabled), max_tokens_per_user = \(bind: settings.maxTokensPerUser),
                                 settings = \(bind: stored)
                 WHERE id = \(bind: appId)
-                """).run()
+                """).perform()
         }
     }
 

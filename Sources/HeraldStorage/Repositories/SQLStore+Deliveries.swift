@@ -5,19 +5,20 @@ import SQLKit
 
 /// The outbox and the delivery log.
 extension SQLStore: DeliveryRepository {
-    static let deliveryColumns = [
-        "id", "app_id", "event_id", "subject", "uid", "channel", "target", "session_id", "provider_id", "platform", "route", "locale", "badge",
-        "unread", "status", "reason", "attempts", "next_attempt_at", "lease_until", "expires_at", "provider_status", "provider_message_id",
-        "created_at", "updated_at",
+    static let deliveryColumns: [BulkColumn] = [
+        .text("id"), .text("app_id"), .text("event_id"), .text("subject"), .text("uid"), .text("channel"), .text("target"), .text("session_id"),
+        .text("provider_id"), .text("platform"), .text("route"), .text("locale"), .integer("badge"), .integer("unread"), .text("status"),
+        .text("reason"), .integer("attempts"), .bigint("next_attempt_at"), .bigint("lease_until"), .bigint("expires_at"),
+        .integer("provider_status"), .text("provider_message_id"), .bigint("created_at"), .bigint("updated_at"),
     ]
 
-    static func deliveryRow(_ d: Delivery) throws -> [SQLBind] {
+    static func deliveryRow(_ d: Delivery) -> [BulkValue] {
         [
-            SQLBind(d.id), SQLBind(d.appId), SQLBind(d.subject.id), SQLBind(d.subject.kind.rawValue), SQLBind(d.uid), SQLBind(d.channel.rawValue),
-            SQLBind(targetText(d.target)), SQLBind(d.sessionId), SQLBind(d.providerId), SQLBind(d.platform?.rawValue), SQLBind(d.route?.rawValue),
-            SQLBind(d.locale), SQLBind(d.badge), SQLBind(d.unread), SQLBind(d.status.rawValue), SQLBind(d.reason), SQLBind(d.attempts),
-            SQLBind(d.nextAttemptAt?.ms), SQLBind(d.leaseUntil?.ms), SQLBind(d.expiresAt?.ms), SQLBind(d.providerStatus),
-            SQLBind(d.providerMessageId), SQLBind(d.createdAt.ms), SQLBind(d.updatedAt.ms),
+            BulkValue(d.id), BulkValue(d.appId), BulkValue(d.subject.id), BulkValue(d.subject.kind.rawValue), BulkValue(d.uid),
+            BulkValue(d.channel.rawValue), BulkValue(targetText(d.target)), BulkValue(d.sessionId), BulkValue(d.providerId),
+            BulkValue(d.platform?.rawValue), BulkValue(d.route?.rawValue), BulkValue(d.locale), BulkValue(d.badge), BulkValue(d.unread),
+            BulkValue(d.status.rawValue), BulkValue(d.reason), BulkValue(d.attempts), BulkValue(d.nextAttemptAt?.ms), BulkValue(d.leaseUntil?.ms),
+            BulkValue(d.expiresAt?.ms), BulkValue(d.providerStatus), BulkValue(d.providerMessageId), BulkValue(d.createdAt.ms), BulkValue(d.updatedAt.ms),
         ]
     }
 
@@ -53,7 +54,7 @@ extension SQLStore: DeliveryRepository {
                     SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= \(bind: now.ms)
                     ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING *
-                """).all().map(Self.delivery)
+                """).rows().map(Self.delivery)
             guard due.count < limit else { return due }
             let abandoned = try await db.raw("""
                 UPDATE deliveries SET lease_until = \(bind: leaseUntil.ms)
@@ -61,37 +62,33 @@ extension SQLStore: DeliveryRepository {
                     SELECT id FROM deliveries WHERE status = 'sending' AND lease_until < \(bind: now.ms)
                     ORDER BY lease_until LIMIT \(bind: limit - due.count)\(unsafeRaw: skipLocked))
                 RETURNING *
-                """).all().map(Self.delivery)
+                """).rows().map(Self.delivery)
             return due + abandoned
         }
     }
 
     public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws {
         guard !updates.isEmpty else { return }
+        let rows = updates.map { update in
+            [BulkValue(update.id), BulkValue(update.status.rawValue), BulkValue(update.reason), BulkValue(update.attempts),
+             BulkValue(update.nextAttemptAt?.ms), BulkValue(update.providerStatus), BulkValue(update.providerMessageId), BulkValue(update.at.ms)]
+        }
         try await transaction { db in
-            for chunk in updates.chunks(of: Self.rowChunk) {
-                // One statement per chunk: an UPDATE joined with a VALUES list (PostgreSQL and SQLite ≥ 3.33).
-                var sql: SQLQueryString = """
-                    UPDATE deliveries SET status = v.column2, reason = v.column3, attempts = v.column4, next_attempt_at = v.column5,
-                        lease_until = NULL, provider_status = COALESCE(v.column6, deliveries.provider_status),
-                        provider_message_id = COALESCE(v.column7, deliveries.provider_message_id), updated_at = v.column8
-                    FROM (VALUES
-                    """
-                for (index, update) in chunk.enumerated() {
-                    sql += """
-                        \(unsafeRaw: index == 0 ? "" : ", ")(\(bind: update.id), \(bind: update.status.rawValue), \(bind: update.reason), \
-                        CAST(\(bind: update.attempts) AS INTEGER), CAST(\(bind: update.nextAttemptAt?.ms) AS BIGINT), \
-                        CAST(\(bind: update.providerStatus) AS INTEGER), \(bind: update.providerMessageId), CAST(\(bind: update.at.ms) AS BIGINT))
-                        """
-                }
-                sql += ") AS v WHERE deliveries.id = v.column1"
-                try await db.raw(sql).run()
-            }
+            try await db.update("deliveries", key: .text("id"), set: Self.outcomeColumns, rows: rows)
         }
     }
 
+    /// What an attempt's outcome sets; the lease ends, and the provider's status and message
+    /// id stay when the new outcome has none.
+    static let outcomeColumns: [(BulkColumn, String)] = [
+        (.text("status"), "$new"), (.text("reason"), "$new"), (.integer("attempts"), "$new"), (.bigint("next_attempt_at"), "$new"),
+        (.integer("provider_status"), "COALESCE($new, deliveries.provider_status)"),
+        (.text("provider_message_id"), "COALESCE($new, deliveries.provider_message_id)"), (.bigint("updated_at"), "$new"),
+        (.bigint("lease_until"), "NULL"),
+    ]
+
     public func deliveries(appId: String, filter: DeliveryFilter, after cursor: String?, limit: Int) async throws -> [Delivery] {
-        try await read { db in
+        try await lookup { db in
             var query = db.select().column("*").from("deliveries").where("app_id", .equal, appId)
             if let uid = filter.uid { query = query.where("uid", .equal, uid) }
             if let eventId = filter.eventId { query = query.where("event_id", .equal, eventId) }
@@ -103,16 +100,16 @@ extension SQLStore: DeliveryRepository {
                     group.where("created_at", .lessThan, createdAt).orWhere(group: { $0.where("created_at", .equal, createdAt).where("id", .lessThan, id) })
                 })
             }
-            return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map(Self.delivery)
+            return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).rows().map(Self.delivery)
         }
     }
 
     public func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int] {
-        try await read { db in
+        try await lookup { db in
             var counts: [DeliveryStatus: Int] = [:]
             for row in try await db.raw("""
                 SELECT status, COUNT(*) AS n FROM deliveries WHERE app_id = \(bind: appId) AND event_id = \(bind: eventId) GROUP BY status
-                """).all() {
+                """).rows() {
                 if let status = DeliveryStatus(rawValue: try row.string("status")) { counts[status] = try row.int("n") }
             }
             return counts
@@ -120,17 +117,17 @@ extension SQLStore: DeliveryRepository {
     }
 
     public func outboxDepth() async throws -> Int {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("""
                 SELECT (SELECT COUNT(*) FROM deliveries WHERE status = 'pending') + (SELECT COUNT(*) FROM deliveries WHERE status = 'sending') AS n
-                """).first()?.int("n") ?? 0
+                """).firstRow()?.int("n") ?? 0
         }
     }
 
     public func outboxDepthByApp() async throws -> [String: Int] {
-        try await read { db in
+        try await lookup { db in
             var depth: [String: Int] = [:]
-            for row in try await db.raw("SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending') GROUP BY app_id").all() {
+            for row in try await db.raw("SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending') GROUP BY app_id").rows() {
                 depth[try row.string("app_id")] = try row.int("n")
             }
             return depth
@@ -140,17 +137,17 @@ extension SQLStore: DeliveryRepository {
     public func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats {
         let bucketMs = Int64(max(1, bucketSeconds)) * 1_000
         let first = since.ms / bucketMs
-        let (counts, reasons) = try await read { db in
+        let (counts, reasons) = try await lookup { db in
             let counts = try await db.raw("""
                 SELECT created_at / \(unsafeRaw: String(bucketMs)) AS bucket, status, COALESCE(provider_id, '-') AS provider, COUNT(*) AS n
                 FROM deliveries WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs)
                 GROUP BY bucket, status, provider
-                """).all()
+                """).rows()
             let reasons = try await db.raw("""
                 SELECT status, COALESCE(reason, '') AS reason, COUNT(*) AS n FROM deliveries
                 WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs) AND status IN ('failed', 'skipped', 'expired')
                 GROUP BY status, reason ORDER BY n DESC, reason LIMIT 10
-                """).all()
+                """).rows()
             return (counts, reasons)
         }
         let last = now.ms / bucketMs
@@ -173,21 +170,21 @@ extension SQLStore: DeliveryRepository {
     }
 
     public func nextDueTime() async throws -> Date? {
-        try await read { db in
+        try await lookup { db in
             let row = try await db.raw("""
                 SELECT MIN(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'
                 UNION ALL SELECT MIN(lease_until) AS due FROM deliveries WHERE status = 'sending'
-                """).all()
+                """).rows()
             return try row.compactMap { try $0.optionalDate("due") }.min()
         }
     }
 
     public func purge(appId: String, before: Date) async throws -> Int {
         try await transaction { db in
-            try await db.raw("DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')").run()
+            try await db.raw("DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')").perform()
             return try await db.raw("""
                 DELETE FROM events WHERE app_id = \(bind: appId) AND received_at < \(bind: before.ms) AND status = 'done' RETURNING id
-                """).all().count
+                """).rows().count
         }
     }
 

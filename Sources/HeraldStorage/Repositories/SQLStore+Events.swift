@@ -9,19 +9,20 @@ extension SQLStore: EventRepository {
     /// Rows per multi-row statement: well under both databases' bind limits.
     static let rowChunk = 400
 
+    static let eventColumns: [BulkColumn] = [
+        .text("id"), .text("app_id"), .text("client_id"), .text("type"), .text("body"), .bigint("received_at"), .text("status"), .bigint("lease_until"),
+        .text("trace_parent"),
+    ]
+
     public func insertEvents(_ events: [ChatEvent], claimedUntil: Date?) async throws -> [String] {
         let status = claimedUntil == nil ? StoredEvent.Status.pending : .fanningOut
         let rows = try events.map { event in
-            [SQLBind(event.id), SQLBind(event.appId), SQLBind(event.clientId), SQLBind(event.kind.rawValue),
-             SQLBind(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)), SQLBind(event.receivedAt.ms),
-             SQLBind(status.rawValue), SQLBind(claimedUntil?.ms), SQLBind(event.traceParent)]
+            [BulkValue(event.id), BulkValue(event.appId), BulkValue(event.clientId), BulkValue(event.kind.rawValue),
+             BulkValue(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)),
+             BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claimedUntil?.ms), BulkValue(event.traceParent)]
         }
         return try await transaction { db in
-            for chunk in rows.chunks(of: Self.rowChunk) {
-                var insert = db.insert(into: "events").columns("id", "app_id", "client_id", "type", "body", "received_at", "status", "lease_until", "trace_parent")
-                for row in chunk { insert = insert.values(row) }
-                try await insert.ignoringConflicts().run()
-            }
+            try await db.insert(into: "events", columns: Self.eventColumns, rows: rows, conflict: .ignore)
             // A client id already used keeps its first event, when it is the same event: posted
             // again with another body, the whole post is refused (and rolled back).
             var byClientId: [String: String] = [:]
@@ -30,7 +31,7 @@ extension SQLStore: EventRepository {
             if let appId = events.first?.appId, !clientIds.isEmpty {
                 for chunk in clientIds.chunks(of: Self.rowChunk) {
                     for row in try await db.select().columns("id", "client_id", "body").from("events")
-                        .where("app_id", .equal, appId).where("client_id", .in, chunk).all() {
+                        .where("app_id", .equal, appId).where("client_id", .in, chunk).rows() {
                         let clientId = try row.string("client_id"), id = try row.string("id")
                         if let event = posted[clientId], event.id != id, let body = event.posted,
                            (try? JSONValue(jsonText: try row.string("body"))) != body {
@@ -46,14 +47,14 @@ extension SQLStore: EventRepository {
 
     public func storedEvent(appId: String, id: String) async throws -> StoredEvent? {
         try await lookup { db in
-            try await db.raw("SELECT * FROM events WHERE id = \(bind: id) AND app_id = \(bind: appId)").first().map(Self.storedEvent)
+            try await db.raw("SELECT * FROM events WHERE id = \(bind: id) AND app_id = \(bind: appId)").firstRow().map(Self.storedEvent)
         }
     }
 
     public func claimEvents(limit: Int, now: Date, leaseUntil: Date) async throws -> [StoredEvent] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         // One statement, atomic by itself; the rows are parsed after the connection is free.
-        let rows = try await read { db in
+        let rows = try await write { db in
             try await db.raw("""
                 UPDATE events SET status = 'fanning_out', lease_until = \(bind: leaseUntil.ms)
                 WHERE id IN (
@@ -61,7 +62,7 @@ extension SQLStore: EventRepository {
                     WHERE status <> 'done' AND (status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms)))
                     ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING *
-                """).all()
+                """).rows()
         }
         return try rows.map(Self.storedEvent).sorted { $0.event.receivedAt < $1.event.receivedAt }
     }
@@ -81,7 +82,7 @@ extension SQLStore: EventRepository {
                         .set("recipients", to: SQLRaw("recipients + \(start.recipients)")).set("reason", to: start.reason?.rawValue)
                         .where("id", .in, chunk).where("status", .notEqual, StoredEvent.Status.done.rawValue)
                         .where(Self.cursorIs(start.fromCursor))
-                        .returning("id").all()
+                        .returning("id").rows()
                     for row in rows { recorded.insert(try row.string("id")) }
                 }
             }
@@ -92,37 +93,25 @@ extension SQLStore: EventRepository {
                     .set("cursor", to: step.cursor).set("recipients", to: SQLRaw("recipients + \(step.recipients)"))
                     .where("id", .equal, step.eventId).where("status", .notEqual, StoredEvent.Status.done.rawValue)
                     .where(Self.cursorIs(step.fromCursor))
-                    .returning("id").all()
+                    .returning("id").rows()
                 for row in rows { recorded.insert(try row.string("id")) }
             }
             let kept = steps.filter { recorded.contains($0.eventId) }
-            let rows = try kept.flatMap(\.deliveries).map(Self.deliveryRow)
-            // 1,000 rows of 24 columns: under SQLite's 32,766 and PostgreSQL's 65,535 binds.
-            for chunk in rows.chunks(of: 1_000) {
-                var insert = db.insert(into: "deliveries").columns(Self.deliveryColumns)
-                for row in chunk { insert = insert.values(row) }
-                try await insert.ignoringConflicts().run()
-            }
-            var increments: [String: (appId: String, key: UnreadKey, count: Int)] = [:]
+            try await db.insert(into: "deliveries", columns: Self.deliveryColumns, rows: kept.flatMap(\.deliveries).map(Self.deliveryRow),
+                                conflict: .ignore)
+            var increments: [UnreadCount: Int] = [:]
             for step in kept {
-                for key in step.unreadIncrements {
-                    increments[step.appId + "\u{0}" + key.uid + "\u{0}" + key.conversationId, default: (step.appId, key, 0)].count += 1
-                }
+                for key in step.unreadIncrements { increments[UnreadCount(appId: step.appId, key: key), default: 0] += 1 }
             }
-            for chunk in Array(increments.values).chunks(of: Self.rowChunk) {
-                var insert = db.insert(into: "unread_counts").columns("app_id", "uid", "conversation_id", "count", "updated_at")
-                for item in chunk {
-                    insert = insert.values(SQLBind(item.appId), SQLBind(item.key.uid), SQLBind(item.key.conversationId), SQLBind(item.count), SQLBind(date.ms))
-                }
-                try await insert.onConflict(with: ["app_id", "uid", "conversation_id"]) { conflict in
-                    conflict.set("count", to: SQLRaw("unread_counts.count + excluded.count")).set(excludedValueOf: "updated_at")
-                }.run()
-            }
+            let counts = increments.map { [BulkValue($0.key.appId), BulkValue($0.key.key.uid), BulkValue($0.key.key.conversationId), BulkValue($0.value),
+                                           BulkValue(date.ms)] }
+            try await db.insert(into: "unread_counts", columns: Self.unreadColumns, rows: counts, conflict: .update(
+                keys: ["app_id", "uid", "conversation_id"], set: "count = unread_counts.count + excluded.count, updated_at = excluded.updated_at"))
             for step in kept {
                 for key in step.unreadResets {
                     try await db.raw("""
                         DELETE FROM unread_counts WHERE app_id = \(bind: step.appId) AND uid = \(bind: key.uid) AND conversation_id = \(bind: key.conversationId)
-                        """).run()
+                        """).perform()
                 }
             }
             return recorded
@@ -134,9 +123,17 @@ extension SQLStore: EventRepository {
         try await transaction { db in
             for chunk in ids.chunks(of: Self.rowChunk) {
                 try await db.update("events").set("lease_until", to: until.ms)
-                    .where("id", .in, chunk).where("status", .equal, StoredEvent.Status.fanningOut.rawValue).run()
+                    .where("id", .in, chunk).where("status", .equal, StoredEvent.Status.fanningOut.rawValue).perform()
             }
         }
+    }
+
+    static let unreadColumns: [BulkColumn] = [.text("app_id"), .text("uid"), .text("conversation_id"), .integer("count"), .bigint("updated_at")]
+
+    /// One user's unread count in one conversation of one app.
+    private struct UnreadCount: Hashable {
+        var appId: String
+        var key: UnreadKey
     }
 
     /// Steps that finish alike, recorded in one statement.
@@ -153,16 +150,16 @@ extension SQLStore: EventRepository {
     }
 
     public func events(appId: String, before: Date?, limit: Int) async throws -> [StoredEvent] {
-        try await read { db in
+        try await lookup { db in
             var query = db.select().column("*").from("events").where("app_id", .equal, appId)
             if let before { query = query.where("received_at", .lessThan, before.ms) }
-            return try await query.orderBy("received_at", .descending).orderBy("id", .descending).limit(limit).all().map(Self.storedEvent)
+            return try await query.orderBy("received_at", .descending).orderBy("id", .descending).limit(limit).rows().map(Self.storedEvent)
         }
     }
 
     public func pendingEventCount() async throws -> Int {
-        try await read { db in
-            try await db.raw("SELECT COUNT(*) AS n FROM events WHERE status <> 'done'").first()?.int("n") ?? 0
+        try await lookup { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM events WHERE status <> 'done'").firstRow()?.int("n") ?? 0
         }
     }
 

@@ -8,46 +8,46 @@ extension SQLStore: FeedRepository {
     // MARK: Set-up
 
     public func setupRecords(appId: String, kind: FeedSetupKind, after: String?, limit: Int) async throws -> [FeedSetupRecord] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("""
                 SELECT * FROM feed_setup WHERE app_id = \(bind: appId) AND kind = \(bind: kind.rawValue) AND id > \(bind: after ?? "")
                 ORDER BY id LIMIT \(bind: limit)
-                """).all().map(Self.setupRecord)
+                """).rows().map(Self.setupRecord)
         }
     }
 
     public func setupRecord(appId: String, kind: FeedSetupKind, id: String) async throws -> FeedSetupRecord? {
         try await lookup { db in
             try await db.raw("SELECT * FROM feed_setup WHERE app_id = \(bind: appId) AND kind = \(bind: kind.rawValue) AND id = \(bind: id)")
-                .first().map(Self.setupRecord)
+                .firstRow().map(Self.setupRecord)
         }
     }
 
     public func putSetupRecord(appId: String, _ record: FeedSetupRecord, create: Bool) async throws {
         let body = try JSONValue.object(record.body).jsonText()
-        try await read { db in
+        try await write { db in
             if create {
                 let inserted = try await db.raw("""
                     INSERT INTO feed_setup (app_id, kind, id, body, created_at, updated_at)
                     VALUES (\(bind: appId), \(bind: record.kind.rawValue), \(bind: record.id), \(bind: body), \(bind: record.createdAt.ms), \(bind: record.updatedAt.ms))
                     ON CONFLICT DO NOTHING RETURNING id
-                    """).first() != nil
+                    """).firstRow() != nil
                 guard inserted else { throw HeraldError(.conflict, code: "already_exists", "\(record.kind.rawValue) '\(record.id)' already exists") }
             } else {
                 let updated = try await db.raw("""
                     UPDATE feed_setup SET body = \(bind: body), updated_at = \(bind: record.updatedAt.ms)
                     WHERE app_id = \(bind: appId) AND kind = \(bind: record.kind.rawValue) AND id = \(bind: record.id) RETURNING id
-                    """).first() != nil
+                    """).firstRow() != nil
                 guard updated else { throw HeraldError.notFound(record.kind.rawValue, record.id) }
             }
         }
     }
 
     public func deleteSetupRecord(appId: String, kind: FeedSetupKind, id: String) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 DELETE FROM feed_setup WHERE app_id = \(bind: appId) AND kind = \(bind: kind.rawValue) AND id = \(bind: id) RETURNING id
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
@@ -59,34 +59,26 @@ extension SQLStore: FeedRepository {
 
     // MARK: Items
 
-    static let feedItemColumns = [
-        "app_id", "uid", "id", "campaign_id", "channel_id", "category_id", "category", "content", "metadata", "tags", "sender", "sent_at",
-        "push_id", "push_title", "push_body",
+    static let feedItemColumns: [BulkColumn] = [
+        .text("app_id"), .text("uid"), .text("id"), .text("campaign_id"), .text("channel_id"), .text("category_id"), .text("category"),
+        .text("content"), .text("metadata"), .text("tags"), .text("sender"), .bigint("sent_at"), .text("push_id"), .text("push_title"),
+        .text("push_body"),
     ]
 
     public func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Int {
         guard !items.isEmpty else { return 0 }
         let rows = try items.map { item in
-            [SQLBind(item.appId), SQLBind(item.uid), SQLBind(item.id), SQLBind(item.campaignId), SQLBind(item.channelId), SQLBind(item.categoryId),
-             SQLBind(item.category), SQLBind(try item.content.jsonText()), SQLBind(try JSONValue.object(item.metadata).jsonText()),
-             SQLBind(StoredJSON.text(strings: item.tags)), SQLBind(item.sender), SQLBind(item.sentAt.ms), SQLBind(item.pushNotificationId),
-             SQLBind(item.pushTitle), SQLBind(item.pushBody)]
+            [BulkValue(item.appId), BulkValue(item.uid), BulkValue(item.id), BulkValue(item.campaignId), BulkValue(item.channelId),
+             BulkValue(item.categoryId), BulkValue(item.category), BulkValue(try item.content.jsonText()),
+             BulkValue(try JSONValue.object(item.metadata).jsonText()), BulkValue(StoredJSON.text(strings: item.tags)), BulkValue(item.sender),
+             BulkValue(item.sentAt.ms), BulkValue(item.pushNotificationId), BulkValue(item.pushTitle), BulkValue(item.pushBody)]
         }
         return try await transaction { db in
-            var stored = Set<String>()
-            for chunk in rows.chunks(of: Self.rowChunk) {
-                var insert = db.insert(into: "feed_items").columns(Self.feedItemColumns)
-                for row in chunk { insert = insert.values(row) }
-                // A (campaign, user) already served by a batch replayed after a crash is skipped.
-                let inserted = try await insert.ignoringConflicts().returning("id").all()
-                for row in inserted { stored.insert(try row.string("id")) }
-            }
-            let due = try deliveries.filter { stored.contains($0.subject.id) }.map(Self.deliveryRow)
-            for chunk in due.chunks(of: 1_000) {
-                var insert = db.insert(into: "deliveries").columns(Self.deliveryColumns)
-                for row in chunk { insert = insert.values(row) }
-                try await insert.ignoringConflicts().run()
-            }
+            // A (campaign, user) already served by a batch replayed after a crash is skipped.
+            let inserted = try await db.insert(into: "feed_items", columns: Self.feedItemColumns, rows: rows, conflict: .ignore, returning: "id")
+            let stored = Set(try inserted.map { try $0.string("id") })
+            let due = deliveries.filter { stored.contains($0.subject.id) }.map(Self.deliveryRow)
+            try await db.insert(into: "deliveries", columns: Self.deliveryColumns, rows: due, conflict: .ignore)
             return stored.count
         }
     }
@@ -110,7 +102,7 @@ extension SQLStore: FeedRepository {
         if let to = query.dateTo { sql += " AND sent_at <= \(bind: to.ms)" }
         sql += " ORDER BY id DESC LIMIT \(bind: query.limit)"
         let statement = sql
-        return try await read { db in try await db.raw(statement).all().map(Self.feedItem) }
+        return try await lookup { db in try await db.raw(statement).rows().map(Self.feedItem) }
     }
 
     /// Tags are stored as a JSON array of strings: an item has a tag when its text holds the tag
@@ -128,8 +120,8 @@ extension SQLStore: FeedRepository {
     }
 
     public func feedItem(appId: String, uid: String, id: String) async throws -> FeedItem? {
-        try await read { db in
-            try await db.raw("SELECT * FROM feed_items WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: id)").first().map(Self.feedItem)
+        try await lookup { db in
+            try await db.raw("SELECT * FROM feed_items WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: id)").firstRow().map(Self.feedItem)
         }
     }
 
@@ -137,7 +129,7 @@ extension SQLStore: FeedRepository {
         var found: [String: FeedItem] = [:]
         for chunk in ids.chunks(of: 1_000) {
             for row in try await lookup({ db in
-                try await db.select().column("*").from("feed_items").where("id", .in, chunk).where("app_id", .equal, appId).all()
+                try await db.select().column("*").from("feed_items").where("id", .in, chunk).where("app_id", .equal, appId).rows()
             }) {
                 let item = try Self.feedItem(row)
                 found[item.id] = item
@@ -150,39 +142,39 @@ extension SQLStore: FeedRepository {
         var sql: SQLQueryString = "SELECT COUNT(*) AS n FROM feed_items WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND read_at IS NULL"
         if let categoryId { sql += " AND category_id = \(bind: categoryId)" } else if let category { sql += " AND category = \(bind: category)" }
         let statement = sql
-        return try await read { db in try await db.raw(statement).first()?.int("n") ?? 0 }
+        return try await lookup { db in try await db.raw(statement).firstRow()?.int("n") ?? 0 }
     }
 
     public func markFeedItem(appId: String, uid: String, id: String, _ mark: FeedMark, at date: Date) async throws -> FeedItem? {
         let column = mark == .read ? "read_at" : "delivered_at"
-        return try await read { db in
+        return try await write { db in
             // Reading an item also means it was delivered.
             let delivered = mark == .read ? ", delivered_at = COALESCE(delivered_at, \(date.ms))" : ""
             return try await db.raw("""
                 UPDATE feed_items SET \(unsafeRaw: column) = COALESCE(\(unsafeRaw: column), \(bind: date.ms))\(unsafeRaw: delivered)
                 WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: id) RETURNING *
-                """).first().map(Self.feedItem)
+                """).firstRow().map(Self.feedItem)
         }
     }
 
     public func engage(appId: String, uid: String, itemId: String, interaction: String, campaignId: String?, at date: Date) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 INSERT INTO feed_engagements (app_id, item_id, interaction, uid, campaign_id, created_at)
                 VALUES (\(bind: appId), \(bind: itemId), \(bind: interaction), \(bind: uid), \(bind: campaignId), \(bind: date.ms))
                 ON CONFLICT DO NOTHING RETURNING item_id
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
     public func markPush(appId: String, uid: String, pushNotificationId: String, clicked: Bool, at date: Date) async throws -> FeedItem? {
         // A click means the push arrived, whether or not the extension said so.
         let clickedSet = clicked ? ", push_clicked_at = COALESCE(push_clicked_at, \(date.ms))" : ""
-        return try await read { db in
+        return try await write { db in
             try await db.raw("""
                 UPDATE feed_items SET push_delivered_at = COALESCE(push_delivered_at, \(bind: date.ms))\(unsafeRaw: clickedSet)
                 WHERE push_id = \(bind: pushNotificationId) AND app_id = \(bind: appId) AND uid = \(bind: uid) RETURNING *
-                """).first().map(Self.feedItem)
+                """).firstRow().map(Self.feedItem)
         }
     }
 

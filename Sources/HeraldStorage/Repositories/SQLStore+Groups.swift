@@ -10,7 +10,7 @@ extension SQLStore: GroupRepository {
 
     public func upsertGroup(appId: String, _ group: Group) async throws -> Group {
         let metadata = try group.metadata.map { try JSONValue.object($0).jsonText() }
-        return try await read { db in
+        return try await write { db in
             try await db.raw("""
                 INSERT INTO chat_groups (app_id, guid, name, icon, type, password_hash, metadata, owner, created_at, updated_at)
                 VALUES (\(bind: appId), \(bind: group.guid), \(bind: group.name), \(bind: group.icon), \(bind: group.type.rawValue),
@@ -18,7 +18,7 @@ extension SQLStore: GroupRepository {
                 ON CONFLICT (app_id, guid) DO UPDATE SET
                     name = excluded.name, icon = excluded.icon, type = excluded.type, password_hash = excluded.password_hash,
                     metadata = excluded.metadata, owner = excluded.owner, updated_at = excluded.updated_at
-                """).run()
+                """).perform()
             guard let stored = try await Self.group(db, appId: appId, guid: group.guid) else {
                 throw HeraldError(.internal, "the group was not stored")
             }
@@ -32,9 +32,9 @@ extension SQLStore: GroupRepository {
 
     public func deleteGroup(appId: String, guid: String) async throws -> Bool {
         try await transaction { db in
-            let deleted = try await db.raw("DELETE FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid) RETURNING guid").first() != nil
+            let deleted = try await db.raw("DELETE FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid) RETURNING guid").firstRow() != nil
             if deleted {
-                try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid)").run()
+                try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid)").perform()
             }
             return deleted
         }
@@ -49,10 +49,10 @@ extension SQLStore: GroupRepository {
                 start += chunk.count
                 let users = Set(try await db.select().column("uid").from("users")
                     .where("app_id", .equal, appId).where("uid", .in, chunk)
-                    .all().map { try $0.string("uid") })
+                    .rows().map { try $0.string("uid") })
                 let members = Set(try await db.select().column("uid").from("group_members")
                     .where("app_id", .equal, appId).where("guid", .equal, guid).where("uid", .in, chunk)
-                    .all().map { try $0.string("uid") })
+                    .rows().map { try $0.string("uid") })
                 let known = chunk.filter { users.contains($0) }
                 result.notFound += chunk.filter { !users.contains($0) }
                 result.updated += members.count
@@ -62,17 +62,17 @@ extension SQLStore: GroupRepository {
                 for uid in known {
                     insert = insert.values(SQLBind(appId), SQLBind(guid), SQLBind(uid), SQLBind(scope.rawValue), SQLBind(date.ms))
                 }
-                try await insert.onConflict(with: ["app_id", "guid", "uid"]) { $0.set(excludedValueOf: "scope") }.run()
+                try await insert.onConflict(with: ["app_id", "guid", "uid"]) { $0.set(excludedValueOf: "scope") }.perform()
             }
             return result
         }
     }
 
     public func removeMember(appId: String, guid: String, uid: String) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 DELETE FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid) AND uid = \(bind: uid) RETURNING uid
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
@@ -81,7 +81,7 @@ extension SQLStore: GroupRepository {
             var query = db.select().columns("uid", "scope", "joined_at").from("group_members")
                 .where("app_id", .equal, appId).where("guid", .equal, guid)
             if let afterUid { query = query.where("uid", .greaterThan, afterUid) }
-            return try await query.orderBy("uid").limit(limit).all().map { row in
+            return try await query.orderBy("uid").limit(limit).rows().map { row in
                 GroupMember(
                     uid: try row.string("uid"),
                     scope: MemberScope(rawValue: try row.string("scope")) ?? .participant,
@@ -92,11 +92,11 @@ extension SQLStore: GroupRepository {
     }
 
     static func group(_ db: any SQLDatabase, appId: String, guid: String) async throws -> Group? {
-        guard let row = try await db.raw("SELECT * FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid)").first() else {
+        guard let row = try await db.raw("SELECT * FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid)").firstRow() else {
             return nil
         }
         let count = try await db.raw("SELECT COUNT(*) AS n FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid)")
-            .first()?.int("n") ?? 0
+            .firstRow()?.int("n") ?? 0
         return Group(
             guid: try row.string("guid"), name: try row.string("name"), icon: try row.optionalString("icon"),
             type: GroupType(rawValue: try row.string("type")) ?? .public, passwordHash: try row.optionalString("password_hash"),

@@ -9,7 +9,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
         var found: [String: NotificationPreferences] = [:]
         for chunk in uids.chunks(of: 1_000) {
             try await lookup { db in
-                try await db.select().columns("uid", "prefs").from("preferences").where("app_id", .equal, appId).where("uid", .in, chunk).all()
+                try await db.select().columns("uid", "prefs").from("preferences").where("app_id", .equal, appId).where("uid", .in, chunk).rows()
             }.forEach { row in found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs")) }
         }
         return found
@@ -17,11 +17,11 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
 
     public func setPreferences(appId: String, uid: String, _ preferences: NotificationPreferences, at date: Date) async throws {
         let text = try StoredJSON.text(preferences)
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 INSERT INTO preferences (app_id, uid, prefs, updated_at) VALUES (\(bind: appId), \(bind: uid), \(bind: text), \(bind: date.ms))
                 ON CONFLICT (app_id, uid) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
-                """).run()
+                """).perform()
         }
     }
 
@@ -34,7 +34,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
         for chunk in uids.chunks(of: 1_000) {
             try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "until").from("mutes")
-                    .where("app_id", .equal, appId).where("uid", .in, chunk).orderBy("conversation_id").all()
+                    .where("app_id", .equal, appId).where("uid", .in, chunk).orderBy("conversation_id").rows()
             }.forEach { row in
                 found[try row.string("uid"), default: []].append(ConversationMute(conversationId: try row.string("conversation_id"), until: try row.optionalDate("until")))
             }
@@ -43,20 +43,20 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     }
 
     public func setMute(appId: String, uid: String, _ mute: ConversationMute, at date: Date) async throws {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 INSERT INTO mutes (app_id, uid, conversation_id, until, created_at)
                 VALUES (\(bind: appId), \(bind: uid), \(bind: mute.conversationId), \(bind: mute.until?.ms), \(bind: date.ms))
                 ON CONFLICT (app_id, uid, conversation_id) DO UPDATE SET until = excluded.until
-                """).run()
+                """).perform()
         }
     }
 
     public func deleteMute(appId: String, uid: String, conversationId: String) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 DELETE FROM mutes WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND conversation_id = \(bind: conversationId) RETURNING uid
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
@@ -65,28 +65,28 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func templates(appId: String) async throws -> [PushTemplate] {
         try await lookup { db in
             try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
-                .all().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
+                .rows().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
         }
     }
 
     public func upsertTemplate(appId: String, _ template: PushTemplate) async throws {
         let text = try StoredJSON.text(template)
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 INSERT INTO push_templates (app_id, event_type, receiver_type, locale, template, updated_at)
                 VALUES (\(bind: appId), \(bind: template.eventType.rawValue), \(bind: template.receiverType.rawValue), \(bind: template.locale), \(bind: text),
                         \(bind: (template.updatedAt ?? Date()).ms))
                 ON CONFLICT (app_id, event_type, receiver_type, locale) DO UPDATE SET template = excluded.template, updated_at = excluded.updated_at
-                """).run()
+                """).perform()
         }
     }
 
     public func deleteTemplate(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 DELETE FROM push_templates WHERE app_id = \(bind: appId) AND event_type = \(bind: eventType.rawValue)
                   AND receiver_type = \(bind: receiverType.rawValue) AND locale = \(bind: locale) RETURNING locale
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
@@ -97,7 +97,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
         for chunk in uids.chunks(of: 1_000) {
             try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "count").from("unread_counts")
-                    .where("app_id", .equal, appId).where("uid", .in, chunk).where("count", .greaterThan, 0).all()
+                    .where("app_id", .equal, appId).where("uid", .in, chunk).where("count", .greaterThan, 0).rows()
             }.forEach { row in found[try row.string("uid"), default: [:]][try row.string("conversation_id")] = try row.int("count") }
         }
         return found
@@ -110,7 +110,7 @@ extension SQLStore: RecipientDirectory {
         var found: [String: User] = [:]
         for chunk in uids.chunks(of: 1_000) {
             try await lookup { db in
-                try await db.select().column("*").from("users").where("app_id", .equal, appId).where("uid", .in, chunk).all()
+                try await db.select().column("*").from("users").where("app_id", .equal, appId).where("uid", .in, chunk).rows()
             }.forEach { row in
                 let user = try Self.user(row)
                 found[user.uid] = user
@@ -124,7 +124,7 @@ extension SQLStore: RecipientDirectory {
         for chunk in uids.chunks(of: 1_000) {
             found += try await lookup { db in
                 try await db.select().column("*").from("push_tokens").where("app_id", .equal, appId).where("uid", .in, chunk)
-                    .orderBy("last_seen_at", .descending).all().map(Self.token)
+                    .orderBy("last_seen_at", .descending).rows().map(Self.token)
             }
         }
         return found

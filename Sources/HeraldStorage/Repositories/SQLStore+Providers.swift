@@ -5,25 +5,25 @@ import SQLKit
 extension SQLStore: ProviderRepository {
     public func insertProvider(_ credential: ProviderCredential) async throws -> Bool {
         let config = try StoredJSON.text(credential.config)
-        return try await read { db in
+        return try await write { db in
             try await db.raw("""
                 INSERT INTO providers (app_id, provider_id, kind, config, secret, created_at, updated_at)
                 VALUES (\(bind: credential.appId), \(bind: credential.providerId), \(bind: credential.kind.rawValue),
                         \(bind: config), \(bind: credential.sealedSecret), \(bind: credential.createdAt.ms), \(bind: credential.updatedAt.ms))
                 ON CONFLICT (app_id, provider_id) DO NOTHING
                 RETURNING provider_id
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
     public func updateProvider(_ credential: ProviderCredential) async throws {
         let config = try StoredJSON.text(credential.config)
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 UPDATE providers SET config = \(bind: config), secret = \(bind: credential.sealedSecret),
                     updated_at = \(bind: credential.updatedAt.ms)
                 WHERE app_id = \(bind: credential.appId) AND provider_id = \(bind: credential.providerId)
-                """).run()
+                """).perform()
         }
     }
 
@@ -31,7 +31,7 @@ extension SQLStore: ProviderRepository {
         try await transaction { db in
             guard let row = try await db.raw("""
                 SELECT * FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)\(unsafeRaw: self.forUpdate)
-                """).first() else { return }
+                """).firstRow() else { return }
             var credential = try Self.provider(row)
             // A credential changed since the failing push was made is the operator's fix: leave it be.
             guard credential.updatedAt.ms == version.ms, credential.config.broken == nil else { return }
@@ -39,20 +39,20 @@ extension SQLStore: ProviderRepository {
             try await db.raw("""
                 UPDATE providers SET config = \(bind: try StoredJSON.text(credential.config))
                 WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)
-                """).run()
+                """).perform()
         }
     }
 
     public func provider(appId: String, providerId: String) async throws -> ProviderCredential? {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)")
-                .first().map(Self.provider)
+                .firstRow().map(Self.provider)
         }
     }
 
     public func providers(appId: String) async throws -> [ProviderCredential] {
         try await lookup { db in
-            try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) ORDER BY provider_id").all().map(Self.provider)
+            try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) ORDER BY provider_id").rows().map(Self.provider)
         }
     }
 
@@ -61,13 +61,13 @@ extension SQLStore: ProviderRepository {
         return try await transaction { db in
             guard try await db.raw("""
                 SELECT provider_id FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)\(unsafeRaw: lock)
-                """).first() != nil else { return .notFound }
+                """).firstRow() != nil else { return .notFound }
             let tokens = try await db.raw("""
                 SELECT COUNT(*) AS n FROM push_tokens WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)
-                """).first()?.int("n") ?? 0
+                """).firstRow()?.int("n") ?? 0
             if tokens > 0 && !force { return .inUse(tokens: tokens) }
-            try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").run()
-            try await db.raw("DELETE FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").run()
+            try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").perform()
+            try await db.raw("DELETE FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").perform()
             return .deleted(tokensRemoved: tokens)
         }
     }

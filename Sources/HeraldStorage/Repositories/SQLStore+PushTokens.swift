@@ -11,11 +11,11 @@ extension SQLStore: PushTokenRepository {
             // concurrent registrations (SQLite's transactions are serial already).
             guard try await db.raw("""
                 SELECT uid FROM users WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)\(unsafeRaw: lock)
-                """).first() != nil else { throw HeraldError.notFound("user", token.uid) }
+                """).firstRow() != nil else { throw HeraldError.notFound("user", token.uid) }
 
             let previousOwner = try await db.raw("""
                 SELECT uid FROM push_tokens WHERE app_id = \(bind: token.appId) AND push_token = \(bind: token.token)\(unsafeRaw: lock)
-                """).first()?.string("uid")
+                """).firstRow()?.string("uid")
 
             let row = try await db.raw("""
                 INSERT INTO push_tokens (app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at)
@@ -25,7 +25,7 @@ extension SQLStore: PushTokenRepository {
                     uid = excluded.uid, session_id = excluded.session_id, provider_id = excluded.provider_id,
                     platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at
                 RETURNING *
-                """).first()
+                """).firstRow()
             guard let row else { throw HeraldError(.internal, "the token was not stored") }
             let stored = try Self.token(row)
 
@@ -36,16 +36,16 @@ extension SQLStore: PushTokenRepository {
                     WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid) AND token_kind = \(bind: token.kind.rawValue)
                       AND push_token <> \(bind: token.token)
                     RETURNING push_token
-                    """).all().map { try $0.string("push_token") }
+                    """).rows().map { try $0.string("push_token") }
             }
             let kept = try await db.raw("""
                 SELECT push_token FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)
                 ORDER BY last_seen_at DESC, push_token DESC
-                """).all().map { try $0.string("push_token") }
+                """).rows().map { try $0.string("push_token") }
             let evicted = Array(kept.dropFirst(maxPerUser))
             if !evicted.isEmpty {
                 try await db.delete(from: "push_tokens")
-                    .where("app_id", .equal, token.appId).where("push_token", .in, evicted).run()
+                    .where("app_id", .equal, token.appId).where("push_token", .in, evicted).perform()
                 removed += evicted
             }
             let moved = previousOwner.flatMap { $0 == token.uid ? nil : $0 }
@@ -54,34 +54,34 @@ extension SQLStore: PushTokenRepository {
     }
 
     public func tokens(appId: String, uid: String) async throws -> [PushToken] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("""
                 SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) ORDER BY last_seen_at DESC, push_token DESC
-                """).all().map(Self.token)
+                """).rows().map(Self.token)
         }
     }
 
     public func tokens(appId: String, sessionId: String) async throws -> [PushToken] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("""
                 SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) ORDER BY last_seen_at DESC, push_token DESC
-                """).all().map(Self.token)
+                """).rows().map(Self.token)
         }
     }
 
     public func deleteToken(appId: String, uid: String, token: String) async throws -> Bool {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND push_token = \(bind: token) RETURNING push_token
-                """).first() != nil
+                """).firstRow() != nil
         }
     }
 
     public func deleteTokens(appId: String, sessionId: String) async throws -> Int {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) RETURNING push_token
-                """).all().count
+                """).rows().count
         }
     }
 
@@ -89,7 +89,7 @@ extension SQLStore: PushTokenRepository {
         try await transaction { db in
             guard let row = try await db.raw("""
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND push_token = \(bind: token) RETURNING *
-                """).first() else { return false }
+                """).firstRow() else { return false }
             let removed = try Self.token(row)
             try await db.raw("""
                 INSERT INTO pruned_tokens (app_id, push_token, uid, session_id, provider_id, platform, created_at, last_seen_at,
@@ -97,16 +97,16 @@ extension SQLStore: PushTokenRepository {
                 VALUES (\(bind: appId), \(bind: token), \(bind: removed.uid), \(bind: removed.sessionId), \(bind: removed.providerId),
                         \(bind: removed.platform.rawValue), \(bind: removed.createdAt.ms), \(bind: removed.lastSeenAt.ms),
                         \(bind: reason), \(bind: hint), \(bind: invalidSince?.ms), \(bind: date.ms))
-                """).run()
+                """).perform()
             return true
         }
     }
 
     public func prunedTokens(appId: String, uid: String?, limit: Int) async throws -> [PrunedToken] {
-        try await read { db in
+        try await lookup { db in
             var query = db.select().column("*").from("pruned_tokens").where("app_id", .equal, appId)
             if let uid { query = query.where("uid", .equal, uid) }
-            return try await query.orderBy("pruned_at", .descending).limit(limit).all().map { row in
+            return try await query.orderBy("pruned_at", .descending).limit(limit).rows().map { row in
                 PrunedToken(
                     token: try Self.token(row), reason: try row.string("reason"), hint: try row.optionalString("hint"),
                     invalidSince: try row.optionalDate("invalid_since"), prunedAt: try row.date("pruned_at")

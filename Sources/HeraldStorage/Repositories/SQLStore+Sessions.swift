@@ -4,26 +4,26 @@ import SQLKit
 
 extension SQLStore: SessionRepository {
     public func createSession(_ session: Session, tokenHash: String) async throws {
-        try await read { db in
+        try await write { db in
             try await db.raw("""
                 INSERT INTO sessions (id, app_id, uid, token_hash, device_name, created_at, expires_at)
                 VALUES (\(bind: session.id), \(bind: session.appId), \(bind: session.uid), \(bind: tokenHash),
                         \(bind: session.deviceName), \(bind: session.createdAt.ms), \(bind: session.expiresAt?.ms))
-                """).run()
+                """).perform()
         }
     }
 
     public func sessions(tokenHashPrefix: String) async throws -> [HashedCredential<Session>] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT * FROM sessions WHERE substr(token_hash, 1, 16) = \(bind: tokenHashPrefix)")
-                .all().map { HashedCredential(hash: try $0.string("token_hash"), owner: try Self.session($0)) }
+                .rows().map { HashedCredential(hash: try $0.string("token_hash"), owner: try Self.session($0)) }
         }
     }
 
     public func sessions(appId: String, uid: String) async throws -> [Session] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("SELECT * FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid) ORDER BY created_at, id")
-                .all().map(Self.session)
+                .rows().map(Self.session)
         }
     }
 
@@ -31,19 +31,19 @@ extension SQLStore: SessionRepository {
         try await transaction { db in
             let deleted = try await db.raw("""
                 DELETE FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: sessionId) RETURNING id
-                """).first() != nil
+                """).firstRow() != nil
             if deleted {
-                try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId)").run()
+                try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId)").perform()
             }
             return deleted
         }
     }
 
     public func expiredSessions(before date: Date, limit: Int) async throws -> [Session] {
-        try await read { db in
+        try await lookup { db in
             try await db.raw("""
                 SELECT * FROM sessions WHERE expires_at IS NOT NULL AND expires_at < \(bind: date.ms) ORDER BY expires_at LIMIT \(bind: limit)
-                """).all().map(Self.session)
+                """).rows().map(Self.session)
         }
     }
 

@@ -7,7 +7,7 @@ extension SQLStore: UserRepository {
     public func upsertUser(appId: String, _ user: User) async throws -> User {
         let metadata = try user.metadata.map { try JSONValue.object($0).jsonText() }
         let tags = StoredJSON.text(strings: user.tags)
-        return try await read { db in
+        return try await write { db in
             let row = try await db.raw("""
                 INSERT INTO users (app_id, uid, name, avatar, metadata, tags, locale, time_zone, created_at, updated_at)
                 VALUES (\(bind: appId), \(bind: user.uid), \(bind: user.name), \(bind: user.avatar), \(bind: metadata),
@@ -16,7 +16,7 @@ extension SQLStore: UserRepository {
                     name = excluded.name, avatar = excluded.avatar, metadata = excluded.metadata, tags = excluded.tags,
                     locale = excluded.locale, time_zone = excluded.time_zone, updated_at = excluded.updated_at
                 RETURNING *
-                """).first()
+                """).firstRow()
             guard let row else { throw HeraldError(.internal, "the user was not stored") }
             return try Self.user(row)
         }
@@ -35,24 +35,24 @@ extension SQLStore: UserRepository {
                 try await insert.onConflict(with: ["app_id", "uid"]) { conflict in
                     conflict.set(excludedValueOf: "name").set(excludedValueOf: "avatar").set(excludedValueOf: "metadata").set(excludedValueOf: "tags")
                         .set(excludedValueOf: "locale").set(excludedValueOf: "time_zone").set(excludedValueOf: "updated_at")
-                }.run()
+                }.perform()
             }
         }
     }
 
     public func user(appId: String, uid: String) async throws -> User? {
-        try await read { db in
-            try await db.raw("SELECT * FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").first().map(Self.user)
+        try await lookup { db in
+            try await db.raw("SELECT * FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").firstRow().map(Self.user)
         }
     }
 
     public func deleteUser(appId: String, uid: String) async throws -> Bool {
         try await transaction { db in
-            let deleted = try await db.raw("DELETE FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid) RETURNING uid").first() != nil
+            let deleted = try await db.raw("DELETE FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid) RETURNING uid").firstRow() != nil
             guard deleted else { return false }
-            try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").run()
-            try await db.raw("DELETE FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").run()
-            try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").run()
+            try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").perform()
+            try await db.raw("DELETE FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").perform()
+            try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").perform()
             return true
         }
     }
@@ -61,12 +61,12 @@ extension SQLStore: UserRepository {
         let escaped = query.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
         let pattern = "%" + escaped + "%"
-        return try await read { db in
+        return try await lookup { db in
             try await db.raw("""
                 SELECT * FROM users WHERE app_id = \(bind: appId)
                   AND (LOWER(uid) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(name) LIKE \(bind: pattern) ESCAPE '\\')
                 ORDER BY uid LIMIT \(bind: limit)
-                """).all().map(Self.user)
+                """).rows().map(Self.user)
         }
     }
 

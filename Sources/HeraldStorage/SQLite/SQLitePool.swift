@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+import Logging
+import SQLKit
+
+/// SQLite through GRDB: one `DatabasePool` on the file (WAL: one writer, readers that see the
+/// last commit while it writes), every write through the group-committing ``SQLiteWriter`` and
+/// every read on a reader connection. It links the system's SQLite.
+final class SQLitePool: Sendable {
+    let pool: DatabasePool
+    let writer: SQLiteWriter
+    let reader: SQLiteReader
+
+    init(path: String, readers: Int = 4, logger: Logger) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        var configuration = Configuration()
+        configuration.label = "herald"
+        configuration.maximumReaderCount = readers
+        // The CLI (a backup, a key made) shares the file with a running server: wait for its writer.
+        configuration.busyMode = .timeout(5)
+        configuration.foreignKeysEnabled = false
+        configuration.persistentReadOnlyConnections = true
+        pool = try DatabasePool(path: path, configuration: configuration)
+        writer = SQLiteWriter(pool: pool, logger: logger)
+        reader = SQLiteReader(pool: pool, logger: logger)
+    }
+
+    func close() throws {
+        try pool.close()
+    }
+}
