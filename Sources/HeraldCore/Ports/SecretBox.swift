@@ -1,8 +1,3 @@
-/// One-way hashing of high-entropy bearer secrets (API keys, session tokens). Only the hash is stored.
-public protocol SecretHasher: Sendable {
-    func hash(_ secret: String) -> String
-}
-
 /// Authenticated encryption of provider secrets at rest. `context` is bound to the ciphertext,
 /// so a sealed secret copied to another provider or app does not open.
 public protocol SecretBox: Sendable {

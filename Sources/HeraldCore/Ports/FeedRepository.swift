@@ -42,7 +42,3 @@ public protocol FeedRepository: Sendable {
     /// The next page of a campaign's audience: users after `cursor` (by uid).
     func audience(appId: String, _ audience: Audience, after cursor: String?, limit: Int) async throws -> [User]
 }
-
-public enum FeedMark: String, Sendable {
-    case read, delivered
-}
