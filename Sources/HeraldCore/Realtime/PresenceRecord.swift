@@ -31,11 +31,3 @@ public struct PresenceRecord: Sendable, Equatable {
     /// A socket is open now: in-app delivery can reach it.
     public var isConnected: Bool { offlineAt == nil }
 }
-
-/// Sendbird's two policies for users with several devices.
-public enum MultiDevicePolicy: String, Codable, Sendable, CaseIterable {
-    /// Push only when no session of the user is online.
-    case allOffline = "all_offline"
-    /// Push to the tokens of the sessions that are offline.
-    case anyOffline = "any_offline"
-}
