@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HeraldModels
 import HeraldTestSupport
 import Testing
 
@@ -23,7 +24,7 @@ struct CrashRecoveryTests {
             "HERALD_APNS_SANDBOX_URL": apns.endpointURL, "HERALD_CA_FILE": try apns.certificate.writePEM().path, "HERALD_ENGINE_LEASE_SECONDS": "3",
         ]
         let created = try HeraldProcess.run(["apps", "create", "--name", "Crash", "--json"], environment: environment)
-        let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
+        let apiKey = try #require(try JSONValue(jsonText: created)["apiKey"].string)
         var process = try await HeraldProcess.start(environment: environment)
         let http = HTTPTestClient.shared
         func call(_ method: HTTPMethodName, _ path: String, bearer: String = apiKey, _ body: Any? = nil) async throws -> JSONResponse {
@@ -78,7 +79,7 @@ struct CrashRecoveryTests {
         for (index, uid) in phones.dropFirst().prefix(200).enumerated() { expected.insert("\(100 + index)|" + tokens[uid]!) }
         func received() -> [String] {
             apns.received.compactMap { request in
-                guard let payload = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any], let tag = payload["tag"] as? String else { return nil }
+                guard let tag = JSONValue.parsing(request.body)["tag"].string else { return nil }
                 return tag + "|" + request.path.replacingOccurrences(of: "/3/device/", with: "")
             }
         }
@@ -97,7 +98,7 @@ struct CrashRecoveryTests {
             try await Task.sleep(for: .milliseconds(200))
             log = try await call(.GET, "/v1/events/\(eventId)?limit=1")
         }
-        #expect((log["event"] as? [String: Any])?["recipients"] as? Int == 1_999, "\(log.text.prefix(400))")
+        #expect(log.body["event"]["recipients"].int == 1_999, "\(log.text.prefix(400))")
         #expect((log["counts"] as? [String: Int]) == ["delivered": 399, "skipped": 1_600], "\(log.text.prefix(400))")
     }
 }

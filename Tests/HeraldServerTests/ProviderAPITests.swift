@@ -55,11 +55,11 @@ struct ProviderAPITests {
             #expect(apns["bundleId"] as? String == "com.acme.app")
             #expect(apns["mutableContent"] as? Bool == true)
             let cert = try await client.request(.get, "/v1/push/providers/apns-cert", bearer: app.apiKey)
-            let certificate = try #require(cert["certificate"] as? [String: Any])
-            #expect((certificate["subject"] as? String)?.contains("Apple Push Services: com.acme.app") == true)
-            #expect((certificate["expiresAt"] as? String)?.hasPrefix("2099-01-01") == true)
+            let certificate = try cert.decode(CertificateProvider.self).certificate
+            #expect(certificate.subject.contains("Apple Push Services: com.acme.app"))
+            #expect(certificate.expiresAt.hasPrefix("2099-01-01"))
             let hook = try await client.request(.get, "/v1/push/providers/hook-1", bearer: app.apiKey)
-            #expect((hook["basicAuth"] as? [String: Any])?["username"] as? String == "u")
+            #expect(hook.body["basicAuth"]["username"].string == "u")
             let hms = try await client.request(.get, "/v1/push/providers/hms-1", bearer: app.apiKey)
             #expect(hms["kind"] as? String == "hms" && hms["hmsAppId"] as? String == "101234567")
         }
@@ -243,6 +243,17 @@ struct ProviderAPITests {
             #expect(left.compactMap { $0["providerId"] as? String } == ["apns-1"])
             #expect(try await client.request(.delete, "/v1/push/providers/fcm-1", bearer: app.apiKey).status == 404)
         }
+    }
+
+    /// An APNs certificate provider as `GET /v1/push/providers/{id}` describes it: what was read
+    /// from its .p12.
+    struct CertificateProvider: Decodable {
+        struct Certificate: Decodable {
+            let subject: String
+            let expiresAt: String
+        }
+
+        let certificate: Certificate
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldServer
+import HeraldModels
 import HeraldTestSupport
 import HTTPTypes
 import NIOConcurrencyHelpers
@@ -142,7 +143,7 @@ struct SecurityProbeTests {
             "HERALD_LOG_LEVEL": "trace", "HERALD_WEBHOOK_ALLOW_PRIVATE": "1",
         ]
         let created = try HeraldProcess.run(["apps", "create", "--name", "Secrets", "--json"], environment: environment)
-        let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
+        let apiKey = try #require(try JSONValue(jsonText: created)["apiKey"].string)
         let process = try await HeraldProcess.start(environment: environment)
         defer { process.kill(SIGTERM) }
         let http = HTTPTestClient.shared

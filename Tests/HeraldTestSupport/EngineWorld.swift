@@ -2,6 +2,7 @@ import _CryptoExtras
 import Crypto
 import Foundation
 import HeraldCore
+import HeraldModels
 import HeraldServer
 
 /// A Herald with its providers aimed at stand-ins (APNs, FCM, a webhook), one app with
@@ -103,9 +104,18 @@ public struct EngineWorld: Sendable {
     }
 
     /// The APNs payloads received for a device token.
-    public func apnsPayloads(to token: String) -> [(headers: [String: String], payload: [String: Any])] {
+    public func apnsPayloads(to token: String) -> [(headers: [String: String], payload: JSONValue)] {
         apns.received.filter { $0.path == "/3/device/" + token }.compactMap { received in
-            (try? JSONSerialization.jsonObject(with: received.body) as? [String: Any]).map { (received.headers, $0) }
+            let payload = JSONValue.parsing(received.body)
+            return payload.object == nil ? nil : (received.headers, payload)
+        }
+    }
+
+    /// The APNs payloads received for a device token as Foundation objects, the form a device's
+    /// `userInfo` has and HeraldKit's `PushNotification` reads.
+    public func apnsUserInfos(to token: String) -> [[String: Any]] {
+        apns.received.filter { $0.path == "/3/device/" + token }.compactMap { received in
+            try? JSONSerialization.jsonObject(with: received.body) as? [String: Any]
         }
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import HeraldModels
 import NIOCore
 import NIOHTTP1
 
@@ -45,7 +46,7 @@ public final class ProcessWorld: Sendable {
             "HERALD_RATE_LIMIT": "0", "HERALD_USER_RATE_LIMIT": "0",
         ].merging(extra) { $1 }
         let created = try HeraldProcess.run(["apps", "create", "--name", name, "--json"], environment: environment)
-        guard let apiKey = (try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String else {
+        guard let apiKey = try JSONValue(jsonText: created)["apiKey"].string else {
             throw TestFailure("apps create printed \(created)")
         }
         return ProcessWorld(apns: apns, fcm: fcm, hook: hook, environment: environment, apiKey: apiKey, apnsKeyPEM: key.pemRepresentation)
@@ -76,7 +77,7 @@ public final class ProcessWorld: Sendable {
             Self.notification(in: request.body).map { String(request.path.dropFirst("/3/device/".count)) + "|" + $0 }
         }
         let fcmPushes = fcm.messages.compactMap { message -> String? in
-            guard let token = (try? JSONSerialization.jsonObject(with: message) as? [String: Any])?["token"] as? String else { return nil }
+            guard let token = JSONValue.parsing(message)["token"].string else { return nil }
             return Self.notification(in: message).map { token + "|" + $0 }
         }
         return apnsPushes + fcmPushes
