@@ -14,7 +14,7 @@ struct CrashRecoveryTests {
         let apns = try await APNsStandIn.start()
         apns.slowDown(.milliseconds(5))
         let key = P256.Signing.PrivateKey()
-        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
         let database: String = switch backend {
         case .sqlite: "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)/herald.sqlite").path
         case .postgres: try await TestBackend.createPostgresDatabase()
@@ -31,7 +31,7 @@ struct CrashRecoveryTests {
             try await http.request(.init(rawValue: method.rawValue), process.url + path, bearer: bearer, json: body)
         }
 
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG",
+        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId,
                                                             "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation]).status == 201)
         let uids = (0..<2_000).map { String(format: "u%04d", $0) }
         for start in stride(from: 0, to: uids.count, by: 1_000) {

@@ -98,7 +98,7 @@ struct ReadmeTests {
         }
         // The files the README's commands read: the stand-ins trust these credentials.
         try write("service-account.json", try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount()))
-        try write("AuthKey_ABC123DEFG.p8", Data(world.apnsKeyPEM.utf8))
+        try write("AuthKey_\(Fixtures.apnsKeyId).p8", Data(world.apnsKeyPEM.utf8))
         try write("apns.p12", Data(base64Encoded: try Fixtures.p12("apns-valid"))!)
         // The example configuration file, where a clone has it.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("deploy"), withIntermediateDirectories: true)

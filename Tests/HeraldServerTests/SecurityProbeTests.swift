@@ -158,7 +158,7 @@ struct SecurityProbeTests {
         let serviceAccount = Fixtures.serviceAccount()
         let webhookPassword = "webhook-pa55-\(UUID().uuidString)"
         let hmsSecret = "hms-secret-\(UUID().uuidString)"
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                                                            "bundleId": "com.acme.app", "privateKey": apnsKey]).status == 201)
         #expect(try await call(.POST, "/v1/push/providers", ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": serviceAccount]).status == 201)
         #expect(try await call(.POST, "/v1/push/providers", ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": hmsSecret]).status == 201)

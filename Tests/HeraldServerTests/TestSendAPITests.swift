@@ -46,11 +46,11 @@ struct TestSendAPITests {
 
         func addProviders(_ client: HeraldClient) async throws {
             let key = P256.Signing.PrivateKey()
-            apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+            apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
             fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
                       publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
             let bodies: [[String: Any]] = [
-                ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+                ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                  "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true],
                 ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true],
                 ["providerId": "hook-1", "kind": "custom", "url": hook.server.url + "/push", "basicAuth": ["username": "herald", "password": "s3cret"]],

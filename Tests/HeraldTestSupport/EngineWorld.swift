@@ -28,11 +28,11 @@ public struct EngineWorld: Sendable {
                                                engineWorkers: workers)
         let app = try await herald.makeApp()
         let key = P256.Signing.PrivateKey()
-        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
         fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
                   publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
         let world = EngineWorld(herald: herald, apns: apns, fcm: fcm, hook: hook, apiKey: app.apiKey, appId: app.appId, clock: clock)
-        try await world.addProvider(["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+        try await world.addProvider(["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                                      "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true])
         try await world.addProvider(["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true])
         return world

@@ -24,7 +24,7 @@ public final class ProcessWorld: Sendable {
         let fcm = try await FCMStandIn.start(recordMessages: record)
         let hook = try await WebhookStandIn()
         let key = P256.Signing.PrivateKey()
-        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
         fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
                   publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
         // One CA file that trusts all three stand-ins.
@@ -52,7 +52,7 @@ public final class ProcessWorld: Sendable {
         return ProcessWorld(apns: apns, fcm: fcm, hook: hook, environment: environment, apiKey: apiKey, apnsKeyPEM: key.pemRepresentation)
     }
 
-    /// The .p8 (PEM) the APNs stand-in trusts for key id ABC123DEFG, team DEF123GHIJ.
+    /// The .p8 (PEM) the APNs stand-in trusts for key id `Fixtures.apnsKeyId`, team DEF123GHIJ.
     public let apnsKeyPEM: String
 
     private init(apns: APNsStandIn, fcm: FCMStandIn, hook: WebhookStandIn, environment: [String: String], apiKey: String, apnsKeyPEM: String) {
@@ -98,7 +98,7 @@ public final class ProcessWorld: Sendable {
     /// The APNs and FCM providers (`apns-1`, `fcm-1`) and, with `webhook`, the custom one (`hook-1`).
     public func addProviders(_ process: HeraldProcess, webhook: Bool = false) async throws {
         var bodies: [[String: Any]] = [
-            ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": apnsKeyPEM],
+            ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": apnsKeyPEM],
             ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()],
         ]
         if webhook { bodies.append(["providerId": "hook-1", "kind": "custom", "url": hook.url + "/push"]) }

@@ -141,7 +141,7 @@ public struct HeraldClient: Sendable {
         ])
         guard fcm.status == 201 else { throw TestFailure("fcm provider: \(fcm.status) \(fcm.text)") }
         let apns = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
-            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
             "bundleId": "com.acme.app", "privateKey": Fixtures.apnsSigningKeyPEM(),
         ])
         guard apns.status == 201 else { throw TestFailure("apns provider: \(apns.status) \(apns.text)") }
