@@ -1,10 +1,5 @@
 import Foundation
 
-/// Light or dark appearance.
-public enum CardColorScheme: String, Sendable, CaseIterable {
-    case light, dark
-}
-
 /// How cards look in an app: defaults for what a card leaves unset, and overrides that win over
 /// the card's own colours (an app keeping its brand), with the font family.
 public struct CardTheme: Sendable, Equatable {
@@ -32,21 +27,4 @@ public struct CardTheme: Sendable, Equatable {
         background: ColorPair(light: "#FFFFFF", dark: "#1C1C1E"),
         fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
     )
-}
-
-/// Resolves colours: the override theme first, then the card's own, then the defaults.
-public struct CardColors: Sendable {
-    public var scheme: CardColorScheme
-    public var overrides: CardTheme
-
-    public init(scheme: CardColorScheme, overrides: CardTheme = CardTheme()) {
-        self.scheme = scheme
-        self.overrides = overrides
-    }
-
-    public func resolve(_ override: KeyPath<CardTheme, ColorPair?>, card: ColorPair?) -> String {
-        (overrides[keyPath: override] ?? card ?? CardTheme.defaults[keyPath: override]!).resolved(scheme)
-    }
-
-    public var fontFamily: String { overrides.fontFamily ?? CardTheme.defaults.fontFamily! }
 }

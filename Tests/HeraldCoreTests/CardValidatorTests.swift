@@ -5,24 +5,28 @@ import Testing
 
 @Suite("Card schema")
 struct CardValidatorTests {
-    static func schema() throws -> [String: Any] {
+    static func schema() throws -> JSONObject {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/HeraldAPI/card-schema.json")
-        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        return try #require(try JSONValue(jsonBytes: Data(contentsOf: url)).objectValue)
     }
 
     /// The validator's table and the JSON Schema document describe the same elements and actions,
     /// field for field.
     @Test func theValidatorAndTheSchemaDocumentAgree() throws {
-        let definitions = try #require(try Self.schema()["$defs"] as? [String: [String: Any]])
+        let defs = try #require(try Self.schema()["$defs"]?.objectValue)
+        let definitions = defs.compactMapValues(\.objectValue)
+        try #require(definitions.count == defs.count, "every definition is an object")
         let tables: [(String, [String: CardValidator.Shape])] = [("Element", CardValidator.elementTypes), ("Action", CardValidator.actionTypes)]
         for (suffix, table) in tables {
             let documented = Set(definitions.keys.filter { $0.hasSuffix(suffix) && $0 != suffix.lowercased() }.map { String($0.dropLast(suffix.count)) })
             #expect(documented == Set(table.keys), "\(suffix)")
             for (type, shape) in table {
                 let definition = try #require(definitions[type + suffix], "\(type)")
-                let properties = Set((definition["properties"] as? [String: Any] ?? [:]).keys)
+                let properties = Set((definition["properties"]?.objectValue ?? [:]).keys)
                 #expect(properties == Set(shape.fields.keys).union(["type"]), "\(type)")
-                #expect(Set(definition["required"] as? [String] ?? []) == Set(shape.required).union(["type"]), "\(type)")
+                var required: [String] = []
+                if case .array(let names)? = definition["required"] { required = names.compactMap(\.stringValue) }
+                #expect(Set(required) == Set(shape.required).union(["type"]), "\(type)")
             }
         }
     }

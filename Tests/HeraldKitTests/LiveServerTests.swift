@@ -118,7 +118,7 @@ struct LiveServerTests {
                 try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: key)
                 try await world.herald.services.campaigns.runDue()
                 try await world.drain()
-                let payload = try #require(world.apnsPayloads(to: iphone).last?.payload)
+                let payload = try #require(world.apnsUserInfos(to: iphone).last)
                 #expect(PushNotification.isCampaignPush(payload))
                 let push = try PushNotification.fromPayload(payload)
                 #expect(push.campaignId == campaignId && push.uid == "ana")

@@ -18,8 +18,8 @@ struct APNsClientTests {
         static func make(production: Bool = false, lean: Bool = false) async throws -> Setup {
             let standIn = try await APNsStandIn.start(lean: lean)
             let key = P256.Signing.PrivateKey()
-            standIn.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
-            let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
+            standIn.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
+            let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ")
             var endpoints = APNsEndpoints()
             endpoints.sandbox = HTTP2Endpoint(url: standIn.endpointURL)!
             endpoints.production = HTTP2Endpoint(url: standIn.endpointURL)!
@@ -123,7 +123,7 @@ struct APNsClientTests {
 
     @Test func aTokenFromAnUnknownKeyIsABrokenCredential() async throws {
         let setup = try await Setup.make()
-        let stranger = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
+        let stranger = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ")
         var endpoints = APNsEndpoints()
         endpoints.sandbox = HTTP2Endpoint(url: setup.standIn.endpointURL)!
         let client = APNsClient(bundleId: "com.acme.app", production: false, authentication: .token(stranger), tls: setup.standIn.certificate.clientTLS, endpoints: endpoints)

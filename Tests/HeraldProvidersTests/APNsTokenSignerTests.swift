@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import HeraldCore
+import HeraldModels
 import HeraldProviders
+import HeraldTestSupport
 import NIOConcurrencyHelpers
 import Testing
 
@@ -17,16 +19,16 @@ struct APNsTokenSignerTests {
     @Test func tokenShapeAndSignature() async throws {
         let key = P256.Signing.PrivateKey()
         let clock = ManualClock()
-        let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
+        let signer = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ", clock: clock)
         let token = try signer.token()
         let parts = token.value.split(separator: ".")
         #expect(parts.count == 3)
-        let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[0]))) as? [String: Any]
-        let claims = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[1]))) as? [String: Any]
-        #expect(header?["alg"] as? String == "ES256")
-        #expect(header?["kid"] as? String == "ABC123DEFG")
-        #expect(claims?["iss"] as? String == "DEF123GHIJ")
-        #expect(claims?["iat"] as? Int == 1_800_000_000)
+        let header = try JSONValue(jsonBytes: try #require(Base64URL.decode(parts[0])))
+        let claims = try JSONValue(jsonBytes: try #require(Base64URL.decode(parts[1])))
+        #expect(header["alg"].string == "ES256")
+        #expect(header["kid"].string == Fixtures.apnsKeyId)
+        #expect(claims["iss"].string == "DEF123GHIJ")
+        #expect(claims["iat"].int == 1_800_000_000)
         let signature = try #require(Base64URL.decode(parts[2]))
         #expect(signature.count == 64)
         let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
@@ -35,7 +37,7 @@ struct APNsTokenSignerTests {
 
     @Test func reusedForFiftyMinutesThenRefreshedBeforeTheHour() async throws {
         let clock = ManualClock()
-        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
+        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ", clock: clock)
         let first = try signer.token()
         clock.advance(minutes: 19)
         #expect(try signer.token() == first)
@@ -50,7 +52,7 @@ struct APNsTokenSignerTests {
 
     @Test func renewalAfterExpiredProviderToken() async throws {
         let clock = ManualClock()
-        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: "ABC123DEFG", teamId: "DEF123GHIJ", clock: clock)
+        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ", clock: clock)
         let first = try signer.token()
         clock.advance(minutes: 1)
         // Young token rejected: renewed once…

@@ -76,8 +76,8 @@ struct FCMClientTests {
         #expect(await setup.client.accessTokens.fetches == 1)
         #expect(setup.client.connectionsOpened == 1)
         let message = try #require(setup.standIn.lastMessage)
-        #expect((message["notification"] as? [String: Any])?["title"] as? String == "Ana")
-        #expect((message["data"] as? [String: String])?["type"] == "chat")
+        #expect(message["notification"]["title"].string == "Ana")
+        #expect(message["data"].stringObject?["type"] == "chat")
         try await setup.close()
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HeraldCore
+import HeraldModels
 import HeraldProviders
 import HeraldTestSupport
 import Testing
@@ -44,14 +45,16 @@ struct HMSClientTests {
         #expect(await setup.client.accessTokens.fetches == 1)
         // The wire shape: data as one JSON string, the notification under android with a click action.
         let message = try #require(setup.standIn.lastMessage)
-        let data = try #require(message["data"] as? String)
-        #expect((try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: String])?["type"] == "chat")
-        let android = try #require(message["android"] as? [String: Any])
-        #expect(android["urgency"] as? String == "HIGH" && android["category"] as? String == "IM" && android["ttl"] as? String == "3600s")
-        let notification = try #require(android["notification"] as? [String: Any])
-        #expect(notification["title"] as? String == "Ana" && notification["body"] as? String == "Hi")
-        #expect((notification["click_action"] as? [String: Any])?["type"] as? Int == 3)
-        #expect((message["token"] as? [String])?.count == 1)
+        let data = try #require(message["data"].string)
+        #expect(try JSONValue(jsonText: data).stringObject?["type"] == "chat")
+        let android = message["android"]
+        try #require(android.object != nil)
+        #expect(android["urgency"].string == "HIGH" && android["category"].string == "IM" && android["ttl"].string == "3600s")
+        let notification = android["notification"]
+        try #require(notification.object != nil)
+        #expect(notification["title"].string == "Ana" && notification["body"].string == "Hi")
+        #expect(notification["click_action"]["type"].int == 3)
+        #expect(message["token"].strings?.count == 1)
         try await setup.close()
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HeraldModels
 import HeraldTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ struct CrashRecoveryTests {
         let apns = try await APNsStandIn.start()
         apns.slowDown(.milliseconds(5))
         let key = P256.Signing.PrivateKey()
-        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
         let database: String = switch backend {
         case .sqlite: "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)/herald.sqlite").path
         case .postgres: try await TestBackend.createPostgresDatabase()
@@ -23,14 +24,14 @@ struct CrashRecoveryTests {
             "HERALD_APNS_SANDBOX_URL": apns.endpointURL, "HERALD_CA_FILE": try apns.certificate.writePEM().path, "HERALD_ENGINE_LEASE_SECONDS": "3",
         ]
         let created = try HeraldProcess.run(["apps", "create", "--name", "Crash", "--json"], environment: environment)
-        let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
+        let apiKey = try #require(try JSONValue(jsonText: created)["apiKey"].string)
         var process = try await HeraldProcess.start(environment: environment)
         let http = HTTPTestClient.shared
         func call(_ method: HTTPMethodName, _ path: String, bearer: String = apiKey, _ body: Any? = nil) async throws -> JSONResponse {
             try await http.request(.init(rawValue: method.rawValue), process.url + path, bearer: bearer, json: body)
         }
 
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG",
+        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId,
                                                             "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation]).status == 201)
         let uids = (0..<2_000).map { String(format: "u%04d", $0) }
         for start in stride(from: 0, to: uids.count, by: 1_000) {
@@ -78,7 +79,7 @@ struct CrashRecoveryTests {
         for (index, uid) in phones.dropFirst().prefix(200).enumerated() { expected.insert("\(100 + index)|" + tokens[uid]!) }
         func received() -> [String] {
             apns.received.compactMap { request in
-                guard let payload = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any], let tag = payload["tag"] as? String else { return nil }
+                guard let tag = JSONValue.parsing(request.body)["tag"].string else { return nil }
                 return tag + "|" + request.path.replacingOccurrences(of: "/3/device/", with: "")
             }
         }
@@ -97,7 +98,7 @@ struct CrashRecoveryTests {
             try await Task.sleep(for: .milliseconds(200))
             log = try await call(.GET, "/v1/events/\(eventId)?limit=1")
         }
-        #expect((log["event"] as? [String: Any])?["recipients"] as? Int == 1_999, "\(log.text.prefix(400))")
+        #expect(log.body["event"]["recipients"].int == 1_999, "\(log.text.prefix(400))")
         #expect((log["counts"] as? [String: Int]) == ["delivered": 399, "skipped": 1_600], "\(log.text.prefix(400))")
     }
 }

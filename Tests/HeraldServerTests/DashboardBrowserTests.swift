@@ -55,7 +55,7 @@ struct DashboardBrowserTests {
             "HERALD_URL": process.url, "HERALD_API_KEY": world.apiKey, "USER_UID": "ana", "USER_TOKEN": userToken,
             "APNS_TOKEN": Fixtures.apnsToken(),
             "SA_FILE": try write("service-account.json", try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount())),
-            "P8_FILE": try write("AuthKey_ABC123DEFG.p8", Data(world.apnsKeyPEM.utf8)),
+            "P8_FILE": try write("AuthKey_\(Fixtures.apnsKeyId).p8", Data(world.apnsKeyPEM.utf8)),
             "RSA_FILE": try write("AuthKey_wrong.p8", Data(Fixtures.rsaKeyPEM.utf8)),
             "EXPIRED_P12": try write("expired.p12", Data(base64Encoded: try Fixtures.p12("apns-expired"))!),
             "P12_PASSWORD": Fixtures.p12Password, "SCREENSHOTS": artifacts.path,

@@ -218,14 +218,14 @@ struct DashboardTests {
             #expect(try await herald.services.providers.get(appId: app.appId, providerId: "fcm-1").config.settings.fcm?.projectId == "acme-chat-app")
 
             // APNs: an RSA key where the .p8 (P-256) goes is refused at the key.
-            let wrongKey = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": "ABC123DEFG",
+            let wrongKey = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": Fixtures.apnsKeyId,
                                                                               "teamId": "DEF123GHIJ", "bundleId": "com.acme.app"],
                                                     files: ["privateKeyFile": ("AuthKey.p8", Data(Fixtures.rsaKeyPEM.utf8))])
             #expect(wrongKey.status == 422)
             #expect(wrongKey.text.contains(#"id="privateKey-error""#))
-            #expect(wrongKey.text.contains(#"value="ABC123DEFG""#))
+            #expect(wrongKey.text.contains("value=\"\(Fixtures.apnsKeyId)\""))
             let p8 = Fixtures.apnsSigningKeyPEM()
-            #expect(try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": "ABC123DEFG",
+            #expect(try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": Fixtures.apnsKeyId,
                                                                        "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "production": "on"],
                                              files: ["privateKeyFile": ("AuthKey.p8", Data(p8.utf8))]).status == 303)
             // An expired certificate is refused at the .p12.
@@ -257,7 +257,7 @@ struct DashboardTests {
             // Editing: the toggles change, the key left empty is kept; then delete.
             let before = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")
             _ = try await browser.get("/dashboard/providers/apns-1")
-            let edited = try await browser.upload("/dashboard/providers/apns-1", ["kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+            let edited = try await browser.upload("/dashboard/providers/apns-1", ["kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                                                                                    "bundleId": "com.acme.app", "enabled": "on", "mutableContent": "on"], files: [:])
             #expect(edited.status == 303, "\(edited.text.prefix(400))")
             let after = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")

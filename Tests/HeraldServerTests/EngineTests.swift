@@ -37,7 +37,7 @@ struct EngineTests {
                 #expect(again[0] == first[0] && again[1] != first[0])
                 try await world.drain()
                 #expect(try await world.deliveries(client, first[0]).count == 1)
-                #expect(try await world.log(client, first[0])["event"].flatMap { ($0 as? [String: Any])?["status"] as? String } == "done")
+                #expect(try await world.log(client, first[0]).body["event"]["status"].string == "done")
             }
         }
     }
@@ -58,21 +58,22 @@ struct EngineTests {
 
                 let pushed = try #require(world.apnsPayloads(to: iphone).first)
                 #expect(pushed.headers["apns-push-type"] == "alert" && pushed.headers["apns-collapse-id"] == "77")
-                let aps = try #require(pushed.payload["aps"] as? [String: Any])
-                #expect((aps["alert"] as? [String: Any])?["title"] as? String == "Ana")
-                #expect((aps["alert"] as? [String: Any])?["body"] as? String == "Hi Bo")
-                #expect(aps["badge"] as? Int == 1 && aps["mutable-content"] as? Int == 1)
-                #expect(pushed.payload["senderAvatar"] as? String == "https://example.com/ana.png")
-                #expect((pushed.payload["message"] as? [String: Any])?["id"] as? Int == 77)
+                let aps = pushed.payload["aps"]
+                try #require(aps.object != nil)
+                #expect(aps["alert"]["title"].string == "Ana")
+                #expect(aps["alert"]["body"].string == "Hi Bo")
+                #expect(aps["badge"].int == 1 && aps["mutable-content"].int == 1)
+                #expect(pushed.payload["senderAvatar"].string == "https://example.com/ana.png")
+                #expect(pushed.payload["message"]["id"].int == 77)
 
                 let fcm = try #require(world.fcm.lastMessage)
-                let data = try #require(fcm["data"] as? [String: String])
+                let data = try #require(fcm["data"].stringObject)
                 #expect(data["title"] == "Ana" && data["type"] == "chat" && data["conversationId"] == "ana_user_bo")
-                #expect((fcm["android"] as? [String: Any])?["priority"] as? String == "HIGH")
-                #expect((fcm["notification"] as? [String: Any])?["body"] as? String == "Hi Bo")
+                #expect(fcm["android"]["priority"].string == "HIGH")
+                #expect(fcm["notification"]["body"].string == "Hi Bo")
 
                 let envelope = try #require(world.hook.envelopes.last)
-                #expect(((envelope["data"] as? [String: Any])?["to"] as? [String: Any])?["uid"] as? String == "bo")
+                #expect(envelope["data"]["to"]["uid"].string == "bo")
 
                 let log = try await world.log(client, ids[0])
                 #expect((log["counts"] as? [String: Int])?["delivered"] == 3)
@@ -152,9 +153,9 @@ struct EngineLifecycleTests {
                 #expect(routes[voip] == "voip" && routes[ipad] == "alert" && routes[iphoneAlert] == nil)
                 let rang = try #require(world.apnsPayloads(to: voip).first)
                 #expect(rang.headers["apns-push-type"] == "voip" && rang.headers["apns-topic"] == "com.acme.app.voip")
-                #expect(rang.payload["sessionId"] as? String == "v1.123.aik2" && rang.payload["callType"] as? String == "video")
-                #expect((world.apnsPayloads(to: ipad).first?.payload["aps"] as? [String: Any]).flatMap { ($0["alert"] as? [String: Any])?["body"] as? String } == "VIDEO CALL")
-                #expect((world.fcm.lastMessage?["data"] as? [String: String])?["callAction"] == "initiated")
+                #expect(rang.payload["sessionId"].string == "v1.123.aik2" && rang.payload["callType"].string == "video")
+                #expect(world.apnsPayloads(to: ipad).first?.payload["aps"]["alert"]["body"].string == "VIDEO CALL")
+                #expect(world.fcm.lastMessage?["data"].stringObject?["callAction"] == "initiated")
 
                 var ended = call
                 ended["callAction"] = "ended"
@@ -165,7 +166,7 @@ struct EngineLifecycleTests {
                 #expect(endRoutes.filter { $0.1 == "background" }.count == 3)
                 let update = try #require(world.apnsPayloads(to: iphoneAlert).first)
                 #expect(update.headers["apns-push-type"] == "background" && update.headers["apns-priority"] == "5")
-                #expect((update.payload["aps"] as? [String: Any])?["content-available"] as? Int == 1 && (update.payload["aps"] as? [String: Any])?["alert"] == nil)
+                #expect(update.payload["aps"]["content-available"].int == 1 && update.payload["aps"].object?["alert"] == nil)
             }
         }
     }
@@ -224,7 +225,7 @@ struct EngineLifecycleTests {
                 try await world.drain()
                 #expect((try await world.deliveries(client, second[0]).first?["reason"] as? String)?.hasPrefix("credential_broken") == true)
                 let provider = try await client.request(.get, "/v1/push/providers/fcm-1", bearer: world.apiKey)
-                #expect((provider["broken"] as? [String: Any])?["reason"] as? String == "THIRD_PARTY_AUTH_ERROR")
+                #expect(provider.body["broken"]["reason"].string == "THIRD_PARTY_AUTH_ERROR")
                 let received = world.fcm.messageCount
                 let third = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
                 try await world.drain()
@@ -251,8 +252,8 @@ struct EngineLifecycleTests {
                 try await world.drain()
                 let silent = try #require(world.apnsPayloads(to: phone).first)
                 #expect(silent.headers["apns-push-type"] == "background")
-                #expect(silent.payload["type"] as? String == "session" && silent.payload["action"] as? String == "logged out")
-                #expect((silent.payload["aps"] as? [String: Any])?["content-available"] as? Int == 1)
+                #expect(silent.payload["type"].string == "session" && silent.payload["action"].string == "logged out")
+                #expect(silent.payload["aps"]["content-available"].int == 1)
                 #expect(world.apnsPayloads(to: voip).isEmpty)
 
                 // A session whose time runs out is logged out the same way.
@@ -262,7 +263,7 @@ struct EngineLifecycleTests {
                 world.clock.advance(by: 61)
                 try await world.herald.services.expireSessions()
                 try await world.drain()
-                #expect(world.apnsPayloads(to: tablet).first?.payload["action"] as? String == "session expired")
+                #expect(world.apnsPayloads(to: tablet).first?.payload["action"].string == "session expired")
                 #expect((try await client.request(.get, "/v1/users/bo/sessions", bearer: world.apiKey)["data"] as? [Any])?.isEmpty == true)
             }
         }
@@ -273,7 +274,7 @@ struct EngineLifecycleTests {
         try await EngineWorld.with(backend) { world in
             try await world.herald.run { client in
                 let (_, phone) = try await world.device(client, "bo", "apns_ios_device")
-                let badges = { world.apnsPayloads(to: phone).compactMap { ($0.payload["aps"] as? [String: Any])?["badge"] as? Int } }
+                let badges = { world.apnsPayloads(to: phone).compactMap { $0.payload["aps"]["badge"].int } }
                 for sender in ["ana", "ana", "cy"] {
                     try await world.post(client, EngineWorld.message(from: sender, to: "bo"))
                     try await world.drain()
@@ -304,7 +305,7 @@ struct EngineLifecycleTests {
                 try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
                 for uid in ["bo", "cy"] { try await world.post(client, EngineWorld.message(from: "ana", to: uid, text: "Olá")) }
                 try await world.drain()
-                let alert = { (token: String) in (world.apnsPayloads(to: token).first?.payload["aps"] as? [String: Any])?["alert"] as? [String: String] }
+                let alert = { (token: String) in world.apnsPayloads(to: token).first?.payload["aps"]["alert"].stringObject }
                 #expect(alert(portuguese) == ["title": "Ana enviou", "body": "«Olá»"])
                 #expect(alert(english) == ["title": "Ana", "body": "Olá"])
 
@@ -379,11 +380,12 @@ struct EnginePresenceAndScaleTests {
                 }
                 #expect(rounds == 10)   // ten pages of a thousand
                 let log = try await world.log(client, event[0])
-                let summary = try #require(log["event"] as? [String: Any])
-                #expect(summary["status"] as? String == "done" && summary["recipients"] as? Int == 9_999)
+                let summary = log.body["event"]
+                try #require(summary.object != nil)
+                #expect(summary["status"].string == "done" && summary["recipients"].int == 9_999)
                 #expect((log["counts"] as? [String: Int]) == ["delivered": 3, "skipped": 9_996])
                 for token in tokens {
-                    let alert = (world.apnsPayloads(to: token).first?.payload["aps"] as? [String: Any])?["alert"] as? [String: String]
+                    let alert = world.apnsPayloads(to: token).first?.payload["aps"]["alert"].stringObject
                     #expect(alert == ["title": "Everyone", "body": "Member 00000: All hands"])
                 }
                 let senderDeliveries = try await client.request(.get, "/v1/deliveries?uid=\(uids[0])&eventId=\(event[0])", bearer: world.apiKey)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import HeraldTestSupport
 import NIOCore
 import Testing
@@ -43,7 +44,7 @@ struct FaultToleranceTests {
 
         // Everything arrives: each device's push is accepted, each user's webhook answered.
         func webhookUids() -> Set<String> {
-            Set(world.hook.envelopes.compactMap { (($0["data"] as? [String: Any])?["to"] as? [String: Any])?["uid"] as? String })
+            Set(world.hook.envelopes.compactMap { $0["data"]["to"]["uid"].string })
         }
         func delivered() -> Int {
             let accepted = apnsFaults.accepted.merging(fcmFaults.accepted) { $0 + $1 }

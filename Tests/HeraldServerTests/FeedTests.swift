@@ -91,7 +91,7 @@ struct FeedTests {
             let template = ["id": "t1", "name": "Offer", "card": Self.card(url: "{{data.link}}"), "categoryId": "promo", "channelId": "main"] as [String: Any]
             let created = try await client.request(.post, "/v1/feed/templates", bearer: key, json: template)
             #expect(created.status == 201, "\(created.text)")
-            #expect(((created["card"] as? [String: Any])?["body"] as? [Any])?.count == 2)
+            #expect(created.body["card"]["body"].array?.count == 2)
             var orphan = template
             orphan["id"] = "t2"
             orphan["categoryId"] = "missing"
@@ -101,7 +101,7 @@ struct FeedTests {
             #expect(try await client.request(.get, "/v1/feed/templates/t1", bearer: key).status == 404)
             // The schema is served beside the API description.
             let schema = try await client.request(.get, "/card-schema.json")
-            #expect(schema.status == 200 && (schema["$defs"] as? [String: Any]) != nil)
+            #expect(schema.status == 200 && schema.body["$defs"].object != nil)
         }
     }
 
@@ -317,8 +317,8 @@ struct FeedTests {
                 #expect(try await client.request(.post, "/v1/campaigns/\(id)/send", bearer: key).status == 202)
                 #expect(try await campaigns.runDue())
                 let done = try await client.request(.get, "/v1/campaigns/\(id)", bearer: key)
-                let progress = done["progress"] as? [String: Any]
-                #expect(done["status"] as? String == "sent" && progress?["itemsCreated"] as? Int == size && progress?["audienceSize"] as? Int == size,
+                let progress = done.body["progress"]
+                #expect(done["status"] as? String == "sent" && progress["itemsCreated"].int == size && progress["audienceSize"].int == size,
                         "\(audience): \(done.text)")
                 #expect(try await client.request(.post, "/v1/campaigns/\(id)/send", bearer: key).status == 409)
                 #expect(try await client.request(.put, "/v1/campaigns/\(id)", bearer: key, json: ["name": "D", "audience": ["type": "all"], "card": Self.card()]).status == 409)
@@ -384,10 +384,11 @@ struct FeedTests {
                 let item = try #require(try await Self.all(client, ana, "").first)
                 let pushed = try #require(world.apnsPayloads(to: iphone).first)
                 #expect(pushed.headers["apns-push-type"] == "alert" && pushed.headers["apns-topic"] == "com.acme.app" && pushed.headers["apns-priority"] == "10")
-                let aps = try #require(pushed.payload["aps"] as? [String: Any])
-                #expect(aps["alert"] as? [String: String] == ["title": "Hi Ana", "body": "20% off for you"])
-                #expect(aps["badge"] as? Int == 1 && aps["mutable-content"] as? Int == 1)
-                let cometchat = try #require(pushed.payload["cometchat"] as? [String: String])
+                let aps = pushed.payload["aps"]
+                try #require(aps.object != nil)
+                #expect(aps["alert"].stringObject == ["title": "Hi Ana", "body": "20% off for you"])
+                #expect(aps["badge"].int == 1 && aps["mutable-content"].int == 1)
+                let cometchat = try #require(pushed.payload["cometchat"].stringObject)
                 #expect(Set(cometchat.keys) == ["type", "appId", "campaignId", "notificationId", "pushNotificationId", "uid", "sentAt"])
                 #expect(cometchat["type"] == "business_messaging" && cometchat["appId"] == world.appId && cometchat["campaignId"] == campaignId)
                 #expect(cometchat["notificationId"] == item["id"] as? String && cometchat["uid"] == "ana" && cometchat["sentAt"] == item["sentAt"] as? String)
@@ -396,9 +397,9 @@ struct FeedTests {
                 #expect(cometchat["sentAt"]?.hasSuffix("Z") == true && cometchat["sentAt"]?.contains(".") == true)
 
                 let fcm = try #require(world.fcm.lastMessage)
-                let data = try #require(fcm["data"] as? [String: String])
+                let data = try #require(fcm["data"].stringObject)
                 #expect(data["type"] == "business_messaging" && data["uid"] == "bo" && data["campaignId"] == campaignId && data["pushNotificationId"] != nil)
-                #expect((fcm["notification"] as? [String: String]) == ["title": "Hi Bo", "body": "20% off for you"])
+                #expect(fcm["notification"].stringObject == ["title": "Hi Bo", "body": "20% off for you"])
 
                 // Tracking: idempotent, and only for the push's own user.
                 let delivered = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)

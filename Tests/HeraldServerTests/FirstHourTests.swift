@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HeraldModels
 import HeraldTestSupport
 import Testing
 
@@ -20,24 +21,29 @@ struct FirstHourTests {
                 try await world.drain()
                 let log = try await world.log(client, ids[0])
                 #expect(!log.text.contains("\"_0\""), "Swift's enum encoding leaked: \(log.text)")
-                let event = try #require(log["event"] as? [String: Any])
-                let body = try #require(event["event"] as? [String: Any])
-                #expect(NSDictionary(dictionary: body).isEqual(to: posted), "\(body)")
-                #expect((event["receivedAt"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(event)")
-                #expect(event["clientId"] as? String == "msg-1")
+                let postedJSON = try JSONValue(jsonBytes: JSONSerialization.data(withJSONObject: posted))
+                let event = log.body["event"]
+                try #require(event.object != nil)
+                let body = event["event"]
+                try #require(body.object != nil)
+                #expect(body == postedJSON, "\(body)")
+                #expect(event["receivedAt"].string?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(event)")
+                #expect(event["clientId"].string == "msg-1")
                 // The list shows the same.
-                let listed = try #require((try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [[String: Any]])?.first)
-                #expect(NSDictionary(dictionary: listed["event"] as? [String: Any] ?? [:]).isEqual(to: posted))
+                let listed = try await client.request(.get, "/v1/events", bearer: world.apiKey).body["data"][0]
+                try #require(listed.object != nil)
+                #expect(listed["event"] == postedJSON)
 
                 // Herald's own event (a session ended) in a public shape, without the device tokens.
                 let (session, token) = try await world.device(client, "cy", "apns_ios_device")
                 #expect(try await client.request(.delete, "/v1/me/session", bearer: session).status == 204)
-                let events = try #require(try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [[String: Any]])
-                let ended = try #require(events.first { ($0["event"] as? [String: Any])?["type"] as? String == "session" })
-                let shape = try #require(ended["event"] as? [String: Any])
+                let events = try #require(try await client.request(.get, "/v1/events", bearer: world.apiKey).body["data"].array)
+                #expect(events.allSatisfy { $0.object != nil })
+                let ended = try #require(events.first { $0["event"]["type"].string == "session" })
+                let shape = try #require(ended["event"].object)
                 #expect(Set(shape.keys) == ["type", "uid", "sessionId", "reason", "devices"], "\(shape)")
-                #expect(shape["uid"] as? String == "cy" && shape["reason"] as? String != nil, "\(shape)")
-                #expect(!(try JSONSerialization.data(withJSONObject: shape)).isEmpty && !"\(shape)".contains(token))
+                #expect(shape["uid"]?.string == "cy" && shape["reason"]?.string != nil, "\(shape)")
+                #expect(!(try JSONValue.object(shape).jsonText()).contains(token))
             }
         }
     }
@@ -79,16 +85,18 @@ struct FirstHourTests {
                 let toNobody = try await world.post(client, EngineWorld.message(from: "ana", to: "zed"))[0]
                 let toBo = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))[0]
                 try await world.drain()
-                func summary(_ id: String) async throws -> [String: Any] {
-                    try #require(try await world.log(client, id)["event"] as? [String: Any])
+                func summary(_ id: String) async throws -> JSONValue {
+                    let event = try await world.log(client, id).body["event"]
+                    try #require(event.object != nil)
+                    return event
                 }
-                #expect(try await summary(toNoGroup)["reason"] as? String == "unknown_group")
-                #expect(try await summary(toNoGroup)["recipients"] as? Int == 0)
-                #expect(try await summary(toSolo)["reason"] as? String == "no_members")
-                #expect(try await summary(toNobody)["reason"] as? String == "unknown_user")
+                #expect(try await summary(toNoGroup)["reason"].string == "unknown_group")
+                #expect(try await summary(toNoGroup)["recipients"].int == 0)
+                #expect(try await summary(toSolo)["reason"].string == "no_members")
+                #expect(try await summary(toNobody)["reason"].string == "unknown_user")
                 #expect(try await world.deliveries(client, toNobody).first?["reason"] as? String == "unknown_user")
                 // A known user without devices reached nobody for a reason of their own, on the delivery.
-                #expect(try await summary(toBo)["reason"] == nil)
+                #expect(try await summary(toBo).object?["reason"] == nil)
                 #expect(try await world.deliveries(client, toBo).first?["reason"] as? String == "no_tokens")
             }
         }

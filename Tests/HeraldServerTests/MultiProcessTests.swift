@@ -18,7 +18,7 @@ struct MultiProcessTests {
     @Test func presenceAndEnvelopesCrossProcessesAndAKilledProcessGoesOffline() async throws {
         let environment = try await Self.environment()
         let created = try HeraldProcess.run(["apps", "create", "--name", "Multi", "--json"], environment: environment)
-        let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
+        let apiKey = try #require(try JSONValue(jsonText: created)["apiKey"].string)
         let first = try await HeraldProcess.start(environment: environment)
         let second = try await HeraldProcess.start(environment: environment)
         defer {

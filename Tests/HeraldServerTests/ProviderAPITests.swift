@@ -8,7 +8,7 @@ import Testing
 @Suite("Provider credentials")
 struct ProviderAPITests {
     static func apnsTokenBody(_ pem: String, id: String = "apns-1") -> [String: Any] {
-        ["providerId": id, "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+        ["providerId": id, "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
          "bundleId": "com.acme.app", "privateKey": pem, "production": false, "contentAvailable": false, "mutableContent": true]
     }
 
@@ -50,16 +50,16 @@ struct ProviderAPITests {
             #expect(fcm["clientEmail"] as? String == "firebase-adminsdk@acme-chat-app.iam.gserviceaccount.com")
             #expect(fcm["includeNotificationKey"] as? Bool == true)
             let apns = try await client.request(.get, "/v1/push/providers/apns-1", bearer: app.apiKey)
-            #expect(apns["keyId"] as? String == "ABC123DEFG")
+            #expect(apns["keyId"] as? String == Fixtures.apnsKeyId)
             #expect(apns["teamId"] as? String == "DEF123GHIJ")
             #expect(apns["bundleId"] as? String == "com.acme.app")
             #expect(apns["mutableContent"] as? Bool == true)
             let cert = try await client.request(.get, "/v1/push/providers/apns-cert", bearer: app.apiKey)
-            let certificate = try #require(cert["certificate"] as? [String: Any])
-            #expect((certificate["subject"] as? String)?.contains("Apple Push Services: com.acme.app") == true)
-            #expect((certificate["expiresAt"] as? String)?.hasPrefix("2099-01-01") == true)
+            let certificate = try cert.decode(CertificateProvider.self).certificate
+            #expect(certificate.subject.contains("Apple Push Services: com.acme.app"))
+            #expect(certificate.expiresAt.hasPrefix("2099-01-01"))
             let hook = try await client.request(.get, "/v1/push/providers/hook-1", bearer: app.apiKey)
-            #expect((hook["basicAuth"] as? [String: Any])?["username"] as? String == "u")
+            #expect(hook.body["basicAuth"]["username"].string == "u")
             let hms = try await client.request(.get, "/v1/push/providers/hms-1", bearer: app.apiKey)
             #expect(hms["kind"] as? String == "hms" && hms["hmsAppId"] as? String == "101234567")
         }
@@ -69,7 +69,7 @@ struct ProviderAPITests {
         for secret in [pem.split(separator: "\n")[1].description, "BEGIN PRIVATE KEY", webhookPassword, hmsSecret, String(p12.prefix(60)), Fixtures.rsaKeyPEM.split(separator: "\n")[1].description] {
             #expect(!stored.contains(secret), "the database holds \(secret.prefix(20))… in clear")
         }
-        #expect(stored.contains("ABC123DEFG"))   // the non-secret facts are there, so the scan read the right rows
+        #expect(stored.contains(Fixtures.apnsKeyId))   // the non-secret facts are there, so the scan read the right rows
     }
 
     /// Everything the providers table holds for this test's app (SQLite: the whole file and its WAL).
@@ -156,7 +156,7 @@ struct ProviderAPITests {
             #expect(patched.status == 200)
             #expect(patched["production"] as? Bool == true)
             #expect(patched["contentAvailable"] as? Bool == true)
-            #expect(patched["keyId"] as? String == "ABC123DEFG")
+            #expect(patched["keyId"] as? String == Fixtures.apnsKeyId)
 
             let kind = try await client.request(.patch, "/v1/push/providers/apns-1", bearer: app.apiKey, json: ["kind": "fcm"])
             #expect(kind.status == 422)
@@ -243,6 +243,17 @@ struct ProviderAPITests {
             #expect(left.compactMap { $0["providerId"] as? String } == ["apns-1"])
             #expect(try await client.request(.delete, "/v1/push/providers/fcm-1", bearer: app.apiKey).status == 404)
         }
+    }
+
+    /// An APNs certificate provider as `GET /v1/push/providers/{id}` describes it: what was read
+    /// from its .p12.
+    struct CertificateProvider: Decodable {
+        struct Certificate: Decodable {
+            let subject: String
+            let expiresAt: String
+        }
+
+        let certificate: Certificate
     }
 }
 

@@ -33,9 +33,9 @@ struct PushTokenAPITests {
                         "pushToken": Self.token(for: platform), "platform": spelling, "providerId": Self.provider(for: platform),
                     ])
                     #expect(response.status == 200, "\(spelling): \(response.text)")
-                    let token = response["token"] as? [String: Any]
-                    #expect(token?["platform"] as? String == platform.rawValue)
-                    #expect(token?["tokenKind"] as? String == platform.tokenKind.rawValue)
+                    let token = response.body["token"]
+                    #expect(token["platform"].string == platform.rawValue)
+                    #expect(token["tokenKind"].string == platform.tokenKind.rawValue)
                 }
             }
             let listed = try await client.request(.get, "/v1/me/push-tokens", bearer: session)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import HeraldTestSupport
 import Testing
 
@@ -97,7 +98,7 @@ struct ReadmeTests {
         }
         // The files the README's commands read: the stand-ins trust these credentials.
         try write("service-account.json", try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount()))
-        try write("AuthKey_ABC123DEFG.p8", Data(world.apnsKeyPEM.utf8))
+        try write("AuthKey_\(Fixtures.apnsKeyId).p8", Data(world.apnsKeyPEM.utf8))
         try write("apns.p12", Data(base64Encoded: try Fixtures.p12("apns-valid"))!)
         // The example configuration file, where a clone has it.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("deploy"), withIntermediateDirectories: true)
@@ -145,8 +146,8 @@ struct ReadmeTests {
         // Ana's iPhone (APNs) and tablet (FCM); the campaign's card reached her feed.
         let iPhone = "740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad"
         let toPhone = world.apns.received.filter { $0.path == "/3/device/\(iPhone)" }
-        let toTablet = world.fcm.messages.compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-            .filter { $0["token"] as? String == "fcm-registration-token-from-the-device" }
+        let toTablet = world.fcm.messages.map { JSONValue.parsing($0) }
+            .filter { $0["token"].string == "fcm-registration-token-from-the-device" }
         #expect(toPhone.count >= 3, "APNs got \(toPhone.count) pushes for Ana's iPhone:\n\(run.output.suffix(3_000))")
         #expect(toTablet.count >= 3, "FCM got \(toTablet.count) messages for Ana's tablet:\n\(run.output.suffix(3_000))")
         #expect(toPhone.contains { String(decoding: $0.body, as: UTF8.self).contains("Hello!") }, "the README's message did not reach the iPhone")

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldServer
+import HeraldModels
 import HeraldTestSupport
 import HTTPTypes
 import NIOConcurrencyHelpers
@@ -142,7 +143,7 @@ struct SecurityProbeTests {
             "HERALD_LOG_LEVEL": "trace", "HERALD_WEBHOOK_ALLOW_PRIVATE": "1",
         ]
         let created = try HeraldProcess.run(["apps", "create", "--name", "Secrets", "--json"], environment: environment)
-        let apiKey = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String)
+        let apiKey = try #require(try JSONValue(jsonText: created)["apiKey"].string)
         let process = try await HeraldProcess.start(environment: environment)
         defer { process.kill(SIGTERM) }
         let http = HTTPTestClient.shared
@@ -157,7 +158,7 @@ struct SecurityProbeTests {
         let serviceAccount = Fixtures.serviceAccount()
         let webhookPassword = "webhook-pa55-\(UUID().uuidString)"
         let hmsSecret = "hms-secret-\(UUID().uuidString)"
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                                                            "bundleId": "com.acme.app", "privateKey": apnsKey]).status == 201)
         #expect(try await call(.POST, "/v1/push/providers", ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": serviceAccount]).status == 201)
         #expect(try await call(.POST, "/v1/push/providers", ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": hmsSecret]).status == 201)

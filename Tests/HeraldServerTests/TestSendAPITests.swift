@@ -1,6 +1,7 @@
 import _CryptoExtras
 import Crypto
 import Foundation
+import HeraldModels
 import HeraldTestSupport
 import NIOConcurrencyHelpers
 import Testing
@@ -45,11 +46,11 @@ struct TestSendAPITests {
 
         func addProviders(_ client: HeraldClient) async throws {
             let key = P256.Signing.PrivateKey()
-            apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+            apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
             fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
                       publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
             let bodies: [[String: Any]] = [
-                ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+                ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                  "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true],
                 ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true],
                 ["providerId": "hook-1", "kind": "custom", "url": hook.server.url + "/push", "basicAuth": ["username": "herald", "password": "s3cret"]],
@@ -78,11 +79,10 @@ struct TestSendAPITests {
             #expect(apns["latencyMs"] is Double || apns["latencyMs"] is Int)
             let sent = try #require(world.apns.received.last)
             #expect(sent.path == "/3/device/\(apnsToken)")
-            let payload = try JSONSerialization.jsonObject(with: sent.body) as? [String: Any]
-            let aps = payload?["aps"] as? [String: Any]
-            #expect((aps?["alert"] as? [String: Any])?["title"] as? String == "Hello")
-            #expect(aps?["mutable-content"] as? Int == 1)
-            #expect(payload?["k"] as? String == "v")
+            let payload = try JSONValue(jsonBytes: sent.body)
+            #expect(payload["aps"]["alert"]["title"].string == "Hello")
+            #expect(payload["aps"]["mutable-content"].int == 1)
+            #expect(payload["k"].string == "v")
 
             let fcm = try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: [
                 "pushToken": Fixtures.fcmToken(), "platform": "FCM_ANDROID", "title": "Hello", "body": "From Herald",
@@ -90,22 +90,23 @@ struct TestSendAPITests {
             #expect(fcm["status"] as? String == "delivered", "\(fcm.text)")
             #expect((fcm["providerMessageId"] as? String)?.hasPrefix("projects/acme-chat-app/messages/") == true)
             let message = try #require(world.fcm.lastMessage)
-            #expect((message["notification"] as? [String: Any])?["body"] as? String == "From Herald")
-            #expect((message["data"] as? [String: String])?["title"] == "Hello")
+            #expect(message["notification"]["body"].string == "From Herald")
+            #expect(message["data"].stringObject?["title"] == "Hello")
 
             let hook = try await client.request(.post, "/v1/push/providers/hook-1/test", bearer: world.apiKey, json: ["uid": "ana", "title": "Hello", "body": "Hook"])
             #expect(hook["status"] as? String == "delivered", "\(hook.text)")
             let request = try #require(world.hook.requests.last)
             #expect(request.method == "POST")
             #expect(request.headers["authorization"] == "Basic " + Data("herald:s3cret".utf8).base64EncodedString())
-            let envelope = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
-            #expect(Set(envelope.keys) == ["trigger", "data", "appId", "region", "webhook"])
-            #expect(envelope["trigger"] as? String == "push-notification-payload-generated")
-            #expect(envelope["webhook"] as? String == "custom")
-            #expect(envelope["region"] as? String == "us")
-            let data = try #require(envelope["data"] as? [String: Any])
-            #expect((data["to"] as? [String: Any])?["uid"] as? String == "ana")
-            #expect((data["notificationDetails"] as? [String: Any])?["title"] as? String == "Hello")
+            let envelope = try JSONValue(jsonBytes: request.body)
+            #expect(Set(try #require(envelope.object).keys) == ["trigger", "data", "appId", "region", "webhook"])
+            #expect(envelope["trigger"].string == "push-notification-payload-generated")
+            #expect(envelope["webhook"].string == "custom")
+            #expect(envelope["region"].string == "us")
+            let data = envelope["data"]
+            try #require(data.object != nil)
+            #expect(data["to"]["uid"].string == "ana")
+            #expect(data["notificationDetails"]["title"].string == "Hello")
 
             let hmsToken = Fixtures.hmsToken()
             let hms = try await client.request(.post, "/v1/push/providers/hms-1/test", bearer: world.apiKey, json: [
@@ -114,8 +115,8 @@ struct TestSendAPITests {
             #expect(hms["status"] as? String == "delivered", "\(hms.text)")
             #expect(hms["providerStatus"] as? Int == 200)
             let hmsMessage = try #require(world.hms.lastMessage)
-            #expect(hmsMessage["token"] as? [String] == [hmsToken])
-            #expect(((hmsMessage["android"] as? [String: Any])?["notification"] as? [String: Any])?["body"] as? String == "From Herald")
+            #expect(hmsMessage["token"].strings == [hmsToken])
+            #expect(hmsMessage["android"]["notification"]["body"].string == "From Herald")
             let described = try await client.request(.get, "/v1/push/providers/hms-1", bearer: world.apiKey)
             #expect(described["hmsAppId"] as? String == "101234567")
             #expect(!described.text.contains("hms-client-secret"))

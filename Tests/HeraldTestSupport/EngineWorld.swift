@@ -2,6 +2,7 @@ import _CryptoExtras
 import Crypto
 import Foundation
 import HeraldCore
+import HeraldModels
 import HeraldServer
 
 /// A Herald with its providers aimed at stand-ins (APNs, FCM, a webhook), one app with
@@ -27,11 +28,11 @@ public struct EngineWorld: Sendable {
                                                engineWorkers: workers)
         let app = try await herald.makeApp()
         let key = P256.Signing.PrivateKey()
-        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
         fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
                   publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
         let world = EngineWorld(herald: herald, apns: apns, fcm: fcm, hook: hook, apiKey: app.apiKey, appId: app.appId, clock: clock)
-        try await world.addProvider(["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+        try await world.addProvider(["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
                                      "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true])
         try await world.addProvider(["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true])
         return world
@@ -103,9 +104,18 @@ public struct EngineWorld: Sendable {
     }
 
     /// The APNs payloads received for a device token.
-    public func apnsPayloads(to token: String) -> [(headers: [String: String], payload: [String: Any])] {
+    public func apnsPayloads(to token: String) -> [(headers: [String: String], payload: JSONValue)] {
         apns.received.filter { $0.path == "/3/device/" + token }.compactMap { received in
-            (try? JSONSerialization.jsonObject(with: received.body) as? [String: Any]).map { (received.headers, $0) }
+            let payload = JSONValue.parsing(received.body)
+            return payload.object == nil ? nil : (received.headers, payload)
+        }
+    }
+
+    /// The APNs payloads received for a device token as Foundation objects, the form a device's
+    /// `userInfo` has and HeraldKit's `PushNotification` reads.
+    public func apnsUserInfos(to token: String) -> [[String: Any]] {
+        apns.received.filter { $0.path == "/3/device/" + token }.compactMap { received in
+            try? JSONSerialization.jsonObject(with: received.body) as? [String: Any]
         }
     }
 

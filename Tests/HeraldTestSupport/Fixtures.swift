@@ -4,6 +4,10 @@ import Foundation
 
 /// Throwaway credentials made for tests. None of these is a real secret.
 public enum Fixtures {
+    /// The key id of the test APNs signing keys (a .p8's `AuthKey_<key id>.p8`), which the
+    /// APNs stand-in is told to trust.
+    public static let apnsKeyId = "ABC123DEFG"
+
     /// A fresh P-256 key in PKCS#8 PEM, as an APNs .p8 file is.
     public static func apnsSigningKeyPEM() -> String {
         P256.Signing.PrivateKey().pemRepresentation

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
@@ -48,22 +49,32 @@ public final class OTLPReceiver: Sendable {
 
     /// The spans of an `ExportTraceServiceRequest` in OTLP's JSON encoding.
     static func spans(in data: Data) -> [Span] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
+        let root = JSONValue.parsing(data)
         var spans: [Span] = []
-        for resource in root["resourceSpans"] as? [[String: Any]] ?? [] {
-            for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
-                for span in scope["spans"] as? [[String: Any]] ?? [] {
+        for resource in root["resourceSpans"].array ?? [] {
+            for scope in resource["scopeSpans"].array ?? [] {
+                for span in scope["spans"].array ?? [] {
                     var attributes: [String: String] = [:]
-                    for attribute in span["attributes"] as? [[String: Any]] ?? [] {
-                        guard let key = attribute["key"] as? String, let value = attribute["value"] as? [String: Any], let first = value.values.first else { continue }
-                        attributes[key] = "\(first)"
+                    for attribute in span["attributes"].array ?? [] {
+                        guard let key = attribute["key"].string, let first = attribute["value"].object?.values.first else { continue }
+                        attributes[key] = text(of: first)
                     }
-                    spans.append(Span(name: span["name"] as? String ?? "", traceId: span["traceId"] as? String ?? "", spanId: span["spanId"] as? String ?? "",
-                                      parentSpanId: span["parentSpanId"] as? String ?? "", attributes: attributes))
+                    spans.append(Span(name: span["name"].string ?? "", traceId: span["traceId"].string ?? "", spanId: span["spanId"].string ?? "",
+                                      parentSpanId: span["parentSpanId"].string ?? "", attributes: attributes))
                 }
             }
         }
         return spans
+    }
+
+    /// An attribute's value (OTLP's JSON keys it by its type: `stringValue`, `intValue`…) as text.
+    static func text(of value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .bool(let flag): flag ? "1" : "0"
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .null, .array, .object: (try? value.jsonText()) ?? ""
+        }
     }
 }
 

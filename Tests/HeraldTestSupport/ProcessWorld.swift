@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import HeraldModels
 import NIOCore
 import NIOHTTP1
 
@@ -23,7 +24,7 @@ public final class ProcessWorld: Sendable {
         let fcm = try await FCMStandIn.start(recordMessages: record)
         let hook = try await WebhookStandIn()
         let key = P256.Signing.PrivateKey()
-        apns.trust(keyId: "ABC123DEFG", publicKey: key.publicKey)
+        apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
         fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
                   publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
         // One CA file that trusts all three stand-ins.
@@ -45,13 +46,13 @@ public final class ProcessWorld: Sendable {
             "HERALD_RATE_LIMIT": "0", "HERALD_USER_RATE_LIMIT": "0",
         ].merging(extra) { $1 }
         let created = try HeraldProcess.run(["apps", "create", "--name", name, "--json"], environment: environment)
-        guard let apiKey = (try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["apiKey"] as? String else {
+        guard let apiKey = try JSONValue(jsonText: created)["apiKey"].string else {
             throw TestFailure("apps create printed \(created)")
         }
         return ProcessWorld(apns: apns, fcm: fcm, hook: hook, environment: environment, apiKey: apiKey, apnsKeyPEM: key.pemRepresentation)
     }
 
-    /// The .p8 (PEM) the APNs stand-in trusts for key id ABC123DEFG, team DEF123GHIJ.
+    /// The .p8 (PEM) the APNs stand-in trusts for key id `Fixtures.apnsKeyId`, team DEF123GHIJ.
     public let apnsKeyPEM: String
 
     private init(apns: APNsStandIn, fcm: FCMStandIn, hook: WebhookStandIn, environment: [String: String], apiKey: String, apnsKeyPEM: String) {
@@ -76,7 +77,7 @@ public final class ProcessWorld: Sendable {
             Self.notification(in: request.body).map { String(request.path.dropFirst("/3/device/".count)) + "|" + $0 }
         }
         let fcmPushes = fcm.messages.compactMap { message -> String? in
-            guard let token = (try? JSONSerialization.jsonObject(with: message) as? [String: Any])?["token"] as? String else { return nil }
+            guard let token = JSONValue.parsing(message)["token"].string else { return nil }
             return Self.notification(in: message).map { token + "|" + $0 }
         }
         return apnsPushes + fcmPushes
@@ -97,7 +98,7 @@ public final class ProcessWorld: Sendable {
     /// The APNs and FCM providers (`apns-1`, `fcm-1`) and, with `webhook`, the custom one (`hook-1`).
     public func addProviders(_ process: HeraldProcess, webhook: Bool = false) async throws {
         var bodies: [[String: Any]] = [
-            ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": apnsKeyPEM],
+            ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": apnsKeyPEM],
             ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()],
         ]
         if webhook { bodies.append(["providerId": "hook-1", "kind": "custom", "url": hook.url + "/push"]) }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldModels
 import HeraldProviders
 import HeraldServer
 import HeraldStorage
@@ -84,9 +85,18 @@ public struct JSONResponse: Sendable {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
     }
 
-    public var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
-    public var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
-    public var errorDetails: [String: String]? { (json["error"] as? [String: Any])?["details"] as? [String: String] }
+    /// The body as a typed value, read by path: `response.body["data"]["to"]["uid"].string`
+    /// (`.null` when the body is not JSON).
+    public var body: JSONValue { JSONValue.parsing(Array(text.utf8)) }
+
+    /// The body decoded as `type`, for answers read field by field.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+
+    public var errorCode: String? { body["error"]["code"].string }
+    public var errorMessage: String? { body["error"]["message"].string }
+    public var errorDetails: [String: String]? { body["error"]["details"].stringObject }
     public subscript(key: String) -> Any? { json[key] }
 }
 
@@ -131,7 +141,7 @@ public struct HeraldClient: Sendable {
         ])
         guard fcm.status == 201 else { throw TestFailure("fcm provider: \(fcm.status) \(fcm.text)") }
         let apns = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
-            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "ABC123DEFG", "teamId": "DEF123GHIJ",
+            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
             "bundleId": "com.acme.app", "privateKey": Fixtures.apnsSigningKeyPEM(),
         ])
         guard apns.status == 201 else { throw TestFailure("apns provider: \(apns.status) \(apns.text)") }

@@ -1,49 +1,6 @@
 import Foundation
 import HeraldModels
 
-/// What Herald knows about one recipient when it decides.
-public struct RecipientFacts: Sendable {
-    public var uid: String
-    public var user: User?
-    /// The user's preferences over the app's defaults.
-    public var preferences: NotificationPreferences
-    public var mutes: [ConversationMute]
-    /// The recipient's online presence rows (grace period applied).
-    public var presence: [PresenceRecord]
-    public var tokens: [PushToken]
-
-    public init(uid: String, user: User? = nil, preferences: NotificationPreferences = .init(), mutes: [ConversationMute] = [],
-                presence: [PresenceRecord] = [], tokens: [PushToken] = []) {
-        self.uid = uid
-        self.user = user
-        self.preferences = preferences
-        self.mutes = mutes
-        self.presence = presence
-        self.tokens = tokens
-    }
-}
-
-/// One token to push to, and how.
-public struct PushChoice: Sendable, Equatable {
-    public var token: PushToken
-    public var route: PushRoute
-
-    public init(token: PushToken, route: PushRoute) {
-        self.token = token
-        self.route = route
-    }
-}
-
-/// The decision for one recipient, with the reason it is recorded with.
-public enum Decision: Sendable, Equatable {
-    /// Not told, and why.
-    case skip(SkipReason)
-    /// Told over these open WebSockets instead of a push (`online`).
-    case inApp(sessions: [String])
-    /// Pushed to these tokens and webhooks; under `any_offline`, online sessions get it in-app too.
-    case push(choices: [PushChoice], webhooks: [String], inAppSessions: [String])
-}
-
 /// Who is told, and how: push enabled for the app, then the recipient's
 /// preferences (event type, mentions-only, mute, do-not-disturb, suppressPush), presence under the
 /// multi-device policy, then tokens.
@@ -102,32 +59,6 @@ public enum Decider {
             case .apnsDevice: return sessionsWithVoIP.contains(token.sessionId) ? nil : PushChoice(token: token, route: .alert)
             case .fcm, .hms: return PushChoice(token: token, route: .alert)
             }
-        }
-    }
-}
-
-
-extension Decision {
-    var isSkip: Bool {
-        if case .skip = self { return true }
-        return false
-    }
-
-    /// The decision as counted: `push`, `inapp` or the skip reason.
-    var name: String {
-        switch self {
-        case .skip(let reason): reason.rawValue
-        case .inApp: "inapp"
-        case .push: "push"
-        }
-    }
-
-    /// The sessions told in-app (none when skipped).
-    var inAppSessions: [String] {
-        switch self {
-        case .skip: []
-        case .inApp(let sessions): sessions
-        case .push(_, _, let sessions): sessions
         }
     }
 }

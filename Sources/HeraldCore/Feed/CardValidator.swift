@@ -1,17 +1,6 @@
 import Foundation
 import HeraldModels
 
-/// One thing wrong with a card, where it is (a JSON pointer).
-public struct CardProblem: Sendable, Equatable {
-    public var pointer: String
-    public var message: String
-
-    public init(pointer: String, message: String) {
-        self.pointer = pointer
-        self.message = message
-    }
-}
-
 /// Checks cards against CometChat Campaigns' Card Schema — the rules of `card-schema.json`, written once
 /// here as a table — and that element ids are unique in a card. Every problem is reported with its
 /// JSON pointer. In template mode, text holding `{{variables}}` passes the format checks (a URL

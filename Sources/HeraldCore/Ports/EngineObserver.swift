@@ -18,30 +18,10 @@ public protocol EngineObserver: Sendable {
     func providerAnswered(provider: String, after latency: Duration)
 }
 
-/// A count of pushes of one batch that ended alike.
-public struct BatchFailure: Sendable, Equatable, Hashable {
-    public var outcome: String
-    public var reason: String
-    public var count: Int
-
-    public init(outcome: String, reason: String, count: Int) {
-        self.outcome = outcome
-        self.reason = reason
-        self.count = count
-    }
-}
-
 extension EngineObserver {
     public func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration) {}
     public func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String) {}
     public func tokenPruned(_ token: String, appId: String, providerId: String, reason: String) {}
     public func credentialSetAside(appId: String, providerId: String, reason: String) {}
     public func providerAnswered(provider: String, after latency: Duration) {}
-}
-
-public struct SilentObserver: EngineObserver {
-    public init() {}
-    public func decided(_ decision: String, eventType: EventKind) {}
-    public func attempted(provider: String, outcome: String, reason: String?) {}
-    public func accepted(events: Int) {}
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-/// A user's preferences as they apply: what they set over the app's defaults, and their mutes.
-public struct EffectivePreferences: Sendable, Equatable {
-    public var events: [EventKind: Bool]
-    public var groupMentionsOnly: Bool
-    public var doNotDisturb: NotificationPreferences.DoNotDisturb?
-    public var mutes: [ConversationMute]
-}
-
 /// `GET/PATCH /v1/me/preferences`, `PUT/DELETE /v1/me/mutes/{conversationId}`.
 public struct PreferenceManagement: Sendable {
     let apps: any AppRepository

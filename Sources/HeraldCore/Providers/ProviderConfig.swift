@@ -19,17 +19,6 @@ public struct ProviderConfig: Sendable, Equatable {
     public var kind: ProviderKind { settings.kind }
 }
 
-/// Why and since when a provider refuses a credential.
-public struct BrokenCredential: Sendable, Equatable {
-    public var reason: String
-    public var since: Date?
-
-    public init(reason: String, since: Date?) {
-        self.reason = reason
-        self.since = since
-    }
-}
-
 extension ProviderConfig: Codable {
     /// The stored form: one object with every kind's fields, those of other kinds absent.
     private struct Flat: Codable {

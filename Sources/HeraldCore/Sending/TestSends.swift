@@ -1,35 +1,6 @@
 import Foundation
 import HeraldModels
 
-/// A test push as the API takes it.
-public struct TestPushInput: Sendable {
-    public var pushToken: String?
-    public var platform: String?
-    public var uid: String?
-    public var title: String
-    public var body: String
-    public var data: [String: String]
-
-    public init(pushToken: String? = nil, platform: String? = nil, uid: String? = nil, title: String = "Herald test", body: String = "It works.", data: [String: String] = [:]) {
-        self.pushToken = pushToken
-        self.platform = platform
-        self.uid = uid
-        self.title = title
-        self.body = body
-        self.data = data
-    }
-}
-
-/// The verdict on one test push.
-public struct TestSendVerdict: Sendable {
-    public var providerId: String
-    public var pushToken: String?
-    public var platform: PushPlatform?
-    public var result: PushResult
-    /// The token was removed because the provider said it will never work again.
-    public var pruned: Bool
-}
-
 /// `POST /v1/push/providers/{id}/test` and `POST /v1/users/{uid}/push-test`: send now and answer
 /// the provider's verdict. Tokens the provider declares dead are pruned, with why and when.
 public struct TestSends: Sendable {

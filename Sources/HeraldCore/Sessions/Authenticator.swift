@@ -1,18 +1,5 @@
 import Foundation
 
-/// Who is calling: an app's admin (API key) or a user's session (auth token).
-public enum Principal: Sendable, Equatable {
-    case admin(appId: String)
-    case user(Session)
-
-    public var appId: String {
-        switch self {
-        case .admin(let appId): appId
-        case .user(let session): session.appId
-        }
-    }
-}
-
 /// Resolves bearer credentials. Unknown, revoked or expired credentials are `401`; a valid
 /// credential of the wrong sort for the route is `403`.
 public struct Authenticator: Sendable {

@@ -22,9 +22,3 @@ public struct Session: Sendable, Equatable {
         expiresAt.map { $0 <= now } ?? false
     }
 }
-
-/// A newly opened session with its bearer token: the only moment the token exists in clear.
-public struct IssuedSession: Sendable {
-    public var session: Session
-    public var authToken: String
-}

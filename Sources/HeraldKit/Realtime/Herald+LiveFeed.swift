@@ -1,31 +1,6 @@
 import Foundation
 import HeraldModels
 
-/// A change to the feed, live over the session's WebSocket.
-public enum FeedUpdate: Sendable, Equatable {
-    /// A new item (CometChat Campaigns' `onMessageReceived`).
-    case item(NotificationFeedItem)
-    /// The unread count changed.
-    case unreadCount(Int)
-}
-
-/// Subscribers to the live feed: streams and listeners registered by id.
-struct FeedSubscribers {
-    var streams: [UUID: AsyncStream<FeedUpdate>.Continuation] = [:]
-    var listeners: [String: @Sendable (FeedUpdate) -> Void] = [:]
-    var isEmpty: Bool { streams.isEmpty && listeners.isEmpty }
-
-    func deliver(_ update: FeedUpdate) {
-        for continuation in streams.values { continuation.yield(update) }
-        for listener in listeners.values { listener(update) }
-    }
-
-    mutating func finish() {
-        for continuation in streams.values { continuation.finish() }
-        streams.removeAll()
-    }
-}
-
 extension Herald {
     /// New feed items and unread counts as they happen, while logged in. The socket opens with
     /// the first subscriber and reconnects with backoff (0.5 s doubling to 30 s, with jitter)

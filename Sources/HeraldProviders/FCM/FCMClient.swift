@@ -8,22 +8,6 @@ import NIOFoundationCompat
 import NIOHPACK
 import NIOSSL
 
-/// FCM's send base and OAuth endpoint, Google's or the operator's (`HERALD_FCM_URL`, `HERALD_FCM_TOKEN_URL`).
-public struct FCMEndpoints: Sendable {
-    public var send = HTTP2Endpoint(host: "fcm.googleapis.com")
-    public var tokenURL: String?
-
-    public init() {}
-
-    public init(environment: [String: String]) throws {
-        if let url = environment["HERALD_FCM_URL"] {
-            guard let endpoint = HTTP2Endpoint(url: url) else { throw HeraldError(.invalidField, "HERALD_FCM_URL must be https://host[:port]") }
-            send = endpoint
-        }
-        tokenURL = environment["HERALD_FCM_TOKEN_URL"]
-    }
-}
-
 /// An FCM HTTP v1 client for one service account: sends on pooled HTTP/2 connections with a
 /// cached OAuth access token. A server that only speaks HTTP/1.1 (chosen by ALPN) is sent to
 /// through AsyncHTTPClient instead, slower but correct.

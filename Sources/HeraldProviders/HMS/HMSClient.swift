@@ -6,25 +6,6 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
-/// Push Kit's send base and OAuth endpoint, Huawei's or the operator's (`HERALD_HMS_URL`,
-/// `HERALD_HMS_TOKEN_URL`).
-public struct HMSEndpoints: Sendable {
-    public var sendBase = "https://push-api.cloud.huawei.com"
-    public var tokenURL = "https://oauth-login.cloud.huawei.com/oauth2/v3/token"
-
-    public init() {}
-
-    public init(environment: [String: String]) throws {
-        for (name, keyPath) in [("HERALD_HMS_URL", \HMSEndpoints.sendBase), ("HERALD_HMS_TOKEN_URL", \HMSEndpoints.tokenURL)] {
-            guard let value = environment[name], !value.isEmpty else { continue }
-            guard let components = URLComponents(string: value), components.scheme == "https", components.host != nil else {
-                throw HeraldError(.invalidField, "\(name) must be an https:// URL")
-            }
-            self[keyPath: keyPath] = value.hasSuffix("/") ? String(value.dropLast()) : value
-        }
-    }
-}
-
 /// A Huawei Push Kit client for one app: OAuth client-credentials token (cached, refreshed ahead
 /// of expiry, one refresh at a time), `POST /v1/{appId}/messages:send` with one token per
 /// message. Push Kit is a low-volume provider next to APNs and FCM, so it rides

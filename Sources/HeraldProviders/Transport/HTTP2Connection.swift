@@ -8,58 +8,6 @@ import NIOSSL
 import NIOTLS
 import HeraldCore
 
-/// Where a provider listens.
-public struct HTTP2Endpoint: Sendable, Hashable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-
-    public init(host: String, port: Int = 443) {
-        self.host = host
-        self.port = port
-    }
-
-    /// `https://host[:port]`, as the `HERALD_*_URL` overrides give it.
-    public init?(url: String) {
-        guard let components = URLComponents(string: url), components.scheme == "https", let host = components.host else { return nil }
-        self.init(host: host, port: components.port ?? 443)
-    }
-
-    public var description: String { "\(host):\(port)" }
-}
-
-public struct HTTP2Request: Sendable {
-    public var method: String
-    public var path: String
-    public var headers: HPACKHeaders
-    public var body: ByteBuffer?
-    public var timeout: TimeAmount
-
-    public init(method: String = "POST", path: String, headers: HPACKHeaders = [:], body: ByteBuffer? = nil, timeout: TimeAmount = .seconds(15)) {
-        self.method = method
-        self.path = path
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
-    }
-}
-
-public struct HTTP2Response: Sendable {
-    public var status: Int
-    public var headers: HPACKHeaders
-    public var body: ByteBuffer
-}
-
-public enum HTTP2TransportError: Error, Sendable, Equatable {
-    /// The server did not process the request (no connection, GOAWAY before its stream, refused
-    /// stream): it is safe to send it again.
-    case notProcessed(String)
-    /// The request may have reached the server but no answer came.
-    case noResponse(String)
-    case timedOut
-    /// The server chose another protocol than HTTP/2 by ALPN (`http/1.1`): nothing was sent.
-    case notHTTP2(String)
-}
-
 /// One HTTP/2 connection over TLS (ALPN `h2`) to a provider, its streams multiplexed. After a
 /// GOAWAY or a close it takes no new streams; its pool opens another.
 ///

@@ -8,31 +8,6 @@ import NIOSSL
 import NIOTLS
 import HeraldCore
 
-/// Requests waiting for the event loop, and who waits for their answers.
-struct PendingBatch {
-    var requests: [HTTP2Request]
-    var continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
-}
-
-/// Gathers the answers of one batch on the event loop; the last one resumes the caller.
-final class BatchResults {
-    private var results: [Result<HTTP2Response, HTTP2TransportError>]
-    private var remaining: Int
-    private let continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
-
-    init(_ batch: PendingBatch) {
-        results = Array(repeating: .failure(.noResponse("unanswered")), count: batch.requests.count)
-        remaining = batch.requests.count
-        continuation = batch.continuation
-    }
-
-    func set(_ index: Int, _ result: Result<HTTP2Response, HTTP2TransportError>) {
-        results[index] = result
-        remaining -= 1
-        if remaining == 0 { continuation.resume(returning: results) }
-    }
-}
-
 /// The client side of every stream of one connection: writes requests as frames, gathers the
 /// responses, fails what cannot be answered with a classified error, and keeps the connection's
 /// inbound flow-control window open.

@@ -80,5 +80,3 @@ public struct WebhookClient: Sendable {
         }
     }
 }
-
-struct WebhookTimeout: Error {}

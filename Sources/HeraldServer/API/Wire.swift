@@ -152,37 +152,3 @@ enum Wire {
         return provider
     }
 }
-
-/// Between the generator's free-form objects and Herald's JSON values, through their JSON form.
-enum JSONBridge {
-    static func object<T: Encodable>(_ value: T) throws -> JSONObject {
-        guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value)) else {
-            throw HeraldError.invalidField("metadata", "must be a JSON object")
-        }
-        return object
-    }
-
-    static func decode<T: Decodable>(_ object: JSONObject) throws -> T {
-        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(JSONValue.object(object)))
-    }
-
-    static func text<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
-
-/// API timestamps: written in UTC with milliseconds (`2026-05-21T12:43:55.206Z`, as CometChat Campaigns'
-/// payloads and as stored); read with or without fractional seconds, in any offset.
-struct MillisecondDates: DateTranscoder {
-    func encode(_ date: Date) throws -> String {
-        WireTimestamp.format(date)
-    }
-
-    func decode(_ text: String) throws -> Date {
-        if let date = WireTimestamp.parse(text) { return date }
-        // The transcoder is not told which field it reads; the message quotes the value instead.
-        throw HeraldError(.invalidField, "'\(text.prefix(64))' is not an ISO 8601 date-time such as 2026-11-23T09:30:00.000Z", details: ["field": "date-time"])
-    }
-}

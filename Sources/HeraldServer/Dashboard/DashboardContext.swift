@@ -45,23 +45,3 @@ enum DashboardContext {
         }
     }
 }
-
-/// Any `Optional`, whatever it wraps.
-protocol OptionalValue {
-    var wrappedAny: Any? { get }
-}
-
-extension Optional: OptionalValue {
-    var wrappedAny: Any? {
-        switch self {
-        case .some(let value): value
-        case .none: nil
-        }
-    }
-}
-
-/// A view model: a page or a fragment, rendered by its template. Its stored properties are the
-/// template's keys (see ``DashboardContext``).
-protocol DashboardViewModel {
-    static var template: DashboardTemplate { get }
-}

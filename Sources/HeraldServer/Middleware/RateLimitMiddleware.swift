@@ -3,66 +3,6 @@ import HeraldCore
 import Hummingbird
 import NIOConcurrencyHelpers
 
-/// Requests per second allowed to one credential (`HERALD_RATE_LIMIT`, `HERALD_USER_RATE_LIMIT`,
-/// 0 turns a limit off).
-public struct RateLimits: Sendable, Equatable {
-    /// Per app API key (`hk_…`).
-    public var apiKey: TokenBucket.Limit? = .init(rate: 1_000)
-    /// Per user auth token (`hs_…`) and per anything else presented as a bearer.
-    public var userToken: TokenBucket.Limit? = .init(rate: 100)
-
-    public init() {}
-
-    public static let off: RateLimits = {
-        var limits = RateLimits()
-        limits.apiKey = nil
-        limits.userToken = nil
-        return limits
-    }()
-}
-
-/// One token bucket per presented credential, kept in memory by each process. A caller over its
-/// limit gets `429 too_many_requests` with `Retry-After` (whole seconds, rounded up) before the
-/// credential is looked up or the body read.
-final class RateLimiter: Sendable {
-    private struct State {
-        /// API keys' buckets and everyone else's, apart: each is swept with its own limit.
-        var keys: [String: TokenBucket] = [:]
-        var tokens: [String: TokenBucket] = [:]
-        var lastSweep: TimeInterval = 0
-    }
-
-    let limits: RateLimits
-    private let state = NIOLockedValueBox(State())
-    private let now: @Sendable () -> TimeInterval
-    /// Buckets kept before idle (refilled) ones are swept.
-    private let sweepAbove: Int
-
-    init(limits: RateLimits, sweepAbove: Int = 50_000, now: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
-        self.limits = limits
-        self.sweepAbove = sweepAbove
-        self.now = now
-    }
-
-    /// Nil when the request may go ahead, else the seconds to wait.
-    func admit(bearer: String) -> TimeInterval? {
-        let isKey = bearer.hasPrefix(AppManagement.apiKeyPrefix)
-        guard let limit = isKey ? limits.apiKey : limits.userToken else { return nil }
-        let time = now()
-        return state.withLockedValue { state in
-            if state.keys.count + state.tokens.count > sweepAbove, time - state.lastSweep > 1 {
-                if let keyLimit = limits.apiKey { state.keys = state.keys.filter { !$0.value.isFull(limit: keyLimit, now: time) } }
-                if let tokenLimit = limits.userToken { state.tokens = state.tokens.filter { !$0.value.isFull(limit: tokenLimit, now: time) } }
-                state.lastSweep = time
-            }
-            var bucket = (isKey ? state.keys[bearer] : state.tokens[bearer]) ?? TokenBucket(limit: limit, now: time)
-            let wait = bucket.take(limit: limit, now: time)
-            if isKey { state.keys[bearer] = bucket } else { state.tokens[bearer] = bucket }
-            return wait
-        }
-    }
-}
-
 struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limiter: RateLimiter
 

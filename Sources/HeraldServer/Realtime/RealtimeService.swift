@@ -5,20 +5,6 @@ import HeraldModels
 import Logging
 import NIOConcurrencyHelpers
 
-/// Timings of the real-time channel.
-public struct RealtimeSettings: Sendable {
-    /// How often the server pings each socket; a socket that does not answer one ping before the
-    /// next is closed, so a dead connection is noticed within two periods (30 s by default).
-    public var pingInterval: Duration = .seconds(15)
-    /// How often this process says it is alive (PostgreSQL).
-    public var heartbeatInterval: Duration = .seconds(3)
-    /// How long a silent process's sessions still count (PostgreSQL): a killed process's users
-    /// are offline within this long, plus one heartbeat.
-    public var instanceTimeout: Duration = .seconds(10)
-
-    public init() {}
-}
-
 /// Presence and in-app delivery, for one process or many. Sockets are held by this process's
 /// ``RealtimeHub``; presence is written to a ``PresenceStore`` (memory for SQLite, the database
 /// for PostgreSQL), and envelopes for sessions connected to another process travel over the

@@ -196,8 +196,8 @@ public final class APNsStandIn: Sendable {
         } else {
             guard authorization.hasPrefix("bearer ") else { return invalid }
             guard let (header, claims, signature, signedInput) = JWTParts.split(authorization.dropFirst("bearer ".count)) else { return invalid }
-            guard header["alg"] as? String == "ES256", let kid = header["kid"] as? String, let key = state.keys[kid] else { return invalid }
-            guard claims["iss"] as? String == state.teamId, let iat = claims["iat"] as? Int else { return invalid }
+            guard header["alg"].string == "ES256", let kid = header["kid"].string, let key = state.keys[kid] else { return invalid }
+            guard claims["iss"].string == state.teamId, let iat = claims["iat"].int else { return invalid }
             // A JWS ES256 signature is r‖s, 64 bytes; a DER signature is a client bug Apple rejects.
             guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
                   key.isValidSignature(ecdsa, for: signedInput) else { return invalid }

@@ -1,6 +1,8 @@
 import _CryptoExtras
 import Crypto
 import Foundation
+import HeraldCore
+import HeraldModels
 import NIOConcurrencyHelpers
 import NIOSSL
 
@@ -104,8 +106,8 @@ public final class FCMStandIn: Sendable {
 
     public var tokenRequests: Int { state.withLockedValue { $0.tokenRequests } }
     public var messageCount: Int { state.withLockedValue { $0.messages.count } }
-    public var lastMessage: [String: Any]? {
-        state.withLockedValue { $0.messages.last }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    public var lastMessage: JSONValue? {
+        state.withLockedValue { $0.messages.last }.map { JSONValue.parsing($0) }
     }
 
     static func oauthError(_ error: String, _ description: String) -> StandInResponse {
@@ -125,21 +127,21 @@ public final class FCMStandIn: Sendable {
         guard let assertion = form["assertion"], let (header, claims, signature, signedInput) = JWTParts.split(Substring(assertion)) else {
             return oauthError("invalid_request", "Invalid JWT")
         }
-        guard header["alg"] as? String == "RS256", let iss = claims["iss"] as? String, let key = state.accounts[iss] else {
+        guard header["alg"].string == "RS256", let iss = claims["iss"].string, let key = state.accounts[iss] else {
             return oauthError("invalid_grant", "Invalid grant: account not found")
         }
         guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signedInput, padding: .insecurePKCS1v1_5) else {
             return oauthError("invalid_grant", "Invalid JWT Signature.")
         }
-        let scopes = (claims["scope"] as? String ?? "").split(separator: " ")
+        let scopes = (claims["scope"].string ?? "").split(separator: " ")
         guard scopes.contains("https://www.googleapis.com/auth/firebase.messaging") || scopes.contains("https://www.googleapis.com/auth/cloud-platform") else {
             return oauthError("invalid_scope", "Invalid OAuth scope or ID token audience provided.")
         }
         let now = Int(Date().timeIntervalSince1970)
-        guard let iat = claims["iat"] as? Int, let exp = claims["exp"] as? Int, exp > iat, exp - iat <= 3600, abs(iat - now) < 300, exp > now else {
+        guard let iat = claims["iat"].int, let exp = claims["exp"].int, exp > iat, exp - iat <= 3600, abs(iat - now) < 300, exp > now else {
             return oauthError("invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.")
         }
-        guard let aud = claims["aud"] as? String, aud.hasSuffix("/token") else { return oauthError("invalid_grant", "Invalid JWT audience.") }
+        guard let aud = claims["aud"].string, aud.hasSuffix("/token") else { return oauthError("invalid_grant", "Invalid JWT audience.") }
         let token = "ya29.standin-" + UUID().uuidString
         state.issued[token] = Date().addingTimeInterval(3599)
         return StandInResponse(status: 200, json: #"{"access_token":"\#(token)","expires_in":3599,"token_type":"Bearer"}"#)
@@ -162,16 +164,16 @@ public final class FCMStandIn: Sendable {
               let expiry = state.issued[String(authorization.dropFirst("Bearer ".count))], expiry > Date() else {
             return status(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
         }
-        guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any], let message = body["message"] as? [String: Any] else {
+        guard let message = JSONValue.parsing(request.body)["message"].object else {
             return status(400, "INVALID_ARGUMENT", "Invalid JSON payload received.")
         }
         let targets = ["token", "topic", "condition"].filter { message[$0] != nil }
         guard targets.count == 1 else {
             return status(400, "INVALID_ARGUMENT", "Recipient of the message is not set.", fcmError: "INVALID_ARGUMENT")
         }
-        if let data = message["data"] as? [String: Any] {
+        if let data = message["data"]?.object {
             for (index, (key, value)) in data.enumerated() {
-                guard value is String else {
+                guard value.string != nil else {
                     return status(400, "INVALID_ARGUMENT", "Invalid value at 'message.data[\(index)].value' (TYPE_STRING), 12", fcmError: "INVALID_ARGUMENT")
                 }
                 if key == "from" || key == "gcm" || key.hasPrefix("google") {
@@ -180,13 +182,13 @@ public final class FCMStandIn: Sendable {
             }
         }
         // The v1 API reads enums by their names: AndroidMessagePriority is NORMAL or HIGH.
-        if let android = message["android"] as? [String: Any], let priority = android["priority"], !["NORMAL", "HIGH"].contains(priority as? String ?? "") {
+        if let android = message["android"]?.object, let priority = android["priority"], !["NORMAL", "HIGH"].contains(priority.string ?? "") {
             return status(400, "INVALID_ARGUMENT",
-                          "Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), \"\(priority)\"",
+                          "Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), \"\(priority.text)\"",
                           fcmError: "INVALID_ARGUMENT")
         }
         guard request.body.count <= 4096 + 200 else { return status(400, "INVALID_ARGUMENT", "Request contains an invalid argument.") }
-        let token = message["token"] as? String ?? ""
+        let token = message["token"]?.string ?? ""
         let fault = state.faults?.decide(key: token)
         if let fault, let code = fault.refusal {
             var refused = code == 503 ? status(503, "UNAVAILABLE", "The service is currently unavailable.", fcmError: "UNAVAILABLE", retryAfter: String(fault.retryAfterSeconds))
@@ -199,7 +201,7 @@ public final class FCMStandIn: Sendable {
         if let scripted = state.scripted[token] {
             return status(scripted.status, scripted.canonical, scripted.message, fcmError: scripted.fcmError, retryAfter: scripted.retryAfter)
         }
-        if state.recordMessages { state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data()) }
+        if state.recordMessages { state.messages.append(Data(JSONValue.object(message).jsonBytes())) }
         state.faults?.accepted(key: token)
         state.observer?(request.body)
         var answer = StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#,

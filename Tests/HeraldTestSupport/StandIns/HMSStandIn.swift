@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import NIOConcurrencyHelpers
 
 /// A local Huawei Push Kit (API v1): the OAuth endpoint (`POST /oauth2/v3/token`, client
@@ -73,8 +74,8 @@ public final class HMSStandIn: Sendable {
 
     public var tokenRequests: Int { state.withLockedValue { $0.tokenRequests } }
     public var messageCount: Int { state.withLockedValue { $0.messages.count } }
-    public var lastMessage: [String: Any]? {
-        state.withLockedValue { $0.messages.last }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    public var lastMessage: JSONValue? {
+        state.withLockedValue { $0.messages.last }.map { JSONValue.parsing($0) }
     }
 
     static func answer(_ status: Int, _ code: String, _ msg: String, retryAfter: String? = nil) -> StandInResponse {
@@ -113,22 +114,21 @@ public final class HMSStandIn: Sendable {
             return answer(401, "80200001", "Oauth authentication error")
         }
         guard issued.expiry > Date() else { return answer(401, "80200003", "Oauth Token expired") }
-        guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
-              let message = body["message"] as? [String: Any] else {
+        guard let message = JSONValue.parsing(request.body)["message"].object else {
             return answer(400, "80100003", "Incorrect message structure")
         }
-        guard let tokens = message["token"] as? [String], (1...1000).contains(tokens.count), tokens.allSatisfy({ !$0.isEmpty }) else {
+        guard let tokens = message["token"]?.strings, (1...1000).contains(tokens.count), tokens.allSatisfy({ !$0.isEmpty }) else {
             return answer(400, "80300010", "The number of tokens in the message body exceeds the default value")
         }
-        if let data = message["data"], !(data is String) {
+        if let data = message["data"], data.string == nil {
             return answer(400, "80100003", "Incorrect message structure: data must be a string")
         }
-        if let android = message["android"] as? [String: Any] {
-            if let urgency = android["urgency"] as? String, !["HIGH", "NORMAL"].contains(urgency) {
+        if let android = message["android"]?.object {
+            if let urgency = android["urgency"]?.string, !["HIGH", "NORMAL"].contains(urgency) {
                 return answer(400, "80100001", "Some request parameters are incorrect: urgency")
             }
-            if let notification = android["notification"] as? [String: Any] {
-                guard let click = notification["click_action"] as? [String: Any], let type = click["type"] as? Int, (1...4).contains(type) else {
+            if let notification = android["notification"]?.object {
+                guard let type = notification["click_action"]?["type"].int, (1...4).contains(type) else {
                     return answer(400, "80100003", "Incorrect message structure: click_action is required")
                 }
             }
@@ -137,7 +137,7 @@ public final class HMSStandIn: Sendable {
         if tokens.count == 1, let scripted = state.scripted[tokens[0]] {
             return answer(scripted.status, scripted.code, scripted.msg, retryAfter: scripted.retryAfter)
         }
-        state.messages.append((try? JSONSerialization.data(withJSONObject: message)) ?? Data())
+        state.messages.append(Data(JSONValue.object(message).jsonBytes()))
         return answer(200, "80000000", "Success")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldModels
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
@@ -263,11 +264,11 @@ private final class HTTP1StandInHandler: ChannelInboundHandler {
 
 enum JWTParts {
     /// header, claims, signature and the signed input of a compact JWS.
-    static func split(_ token: Substring) -> (header: [String: Any], claims: [String: Any], signature: Data, signedInput: Data)? {
+    static func split(_ token: Substring) -> (header: JSONValue, claims: JSONValue, signature: Data, signedInput: Data)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let h = Base64URL.decode(parts[0]), let c = Base64URL.decode(parts[1]), let s = Base64URL.decode(parts[2]),
-              let header = try? JSONSerialization.jsonObject(with: h) as? [String: Any],
-              let claims = try? JSONSerialization.jsonObject(with: c) as? [String: Any] else { return nil }
+              case let header = JSONValue.parsing(h), header.object != nil,
+              case let claims = JSONValue.parsing(c), claims.object != nil else { return nil }
         return (header, claims, s, Data((parts[0] + "." + parts[1]).utf8))
     }
 }

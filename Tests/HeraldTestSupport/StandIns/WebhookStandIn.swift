@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -30,8 +31,8 @@ public final class WebhookStandIn: Sendable {
     }
 
     /// The envelopes received, parsed.
-    public var envelopes: [[String: Any]] {
-        requests.compactMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+    public var envelopes: [JSONValue] {
+        requests.map { JSONValue.parsing($0.body) }.filter { $0.object != nil }
     }
 
     public func shutdown() async { await server.shutdown() }

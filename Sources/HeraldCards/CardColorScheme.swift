@@ -1,0 +1,6 @@
+import Foundation
+
+/// Light or dark appearance.
+public enum CardColorScheme: String, Sendable, CaseIterable {
+    case light, dark
+}

@@ -1,0 +1,24 @@
+import Foundation
+import HeraldModels
+
+/// What Herald knows about one recipient when it decides.
+public struct RecipientFacts: Sendable {
+    public var uid: String
+    public var user: User?
+    /// The user's preferences over the app's defaults.
+    public var preferences: NotificationPreferences
+    public var mutes: [ConversationMute]
+    /// The recipient's online presence rows (grace period applied).
+    public var presence: [PresenceRecord]
+    public var tokens: [PushToken]
+
+    public init(uid: String, user: User? = nil, preferences: NotificationPreferences = .init(), mutes: [ConversationMute] = [],
+                presence: [PresenceRecord] = [], tokens: [PushToken] = []) {
+        self.uid = uid
+        self.user = user
+        self.preferences = preferences
+        self.mutes = mutes
+        self.presence = presence
+        self.tokens = tokens
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import HeraldModels
+
+public enum EventBody: Codable, Sendable, Equatable {
+    case message(MessageEvent)
+    case call(CallEvent)
+    case reaction(ReactionEvent)
+    case groupAction(GroupActionEvent)
+    case read(ReadEvent)
+    case session(SessionEvent)
+
+    public var kind: EventKind {
+        switch self {
+        case .message: .message
+        case .call: .call
+        case .reaction: .reaction
+        case .groupAction: .groupAction
+        case .read: .read
+        case .session: .session
+        }
+    }
+}

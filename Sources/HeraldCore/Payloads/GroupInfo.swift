@@ -1,0 +1,37 @@
+import Foundation
+import HeraldModels
+
+/// A group as payloads show it (CometChat iOS's group `receiver` dictionary).
+public struct GroupInfo: Sendable, Equatable {
+    public var guid: String
+    public var name: String
+    public var icon: String?
+    public var type: String
+    public var membersCount: Int
+    public var owner: String?
+    public var createdAt: Int
+
+    public init(guid: String, name: String, icon: String? = nil, type: String = "public", membersCount: Int = 0, owner: String? = nil, createdAt: Int = 0) {
+        self.guid = guid
+        self.name = name
+        self.icon = icon
+        self.type = type
+        self.membersCount = membersCount
+        self.owner = owner
+        self.createdAt = createdAt
+    }
+
+    public static func resolve(_ ref: GroupRef, synced: Group?) -> GroupInfo {
+        GroupInfo(guid: ref.guid, name: ref.name ?? synced?.name ?? ref.guid, icon: ref.icon ?? synced?.icon,
+                  type: ref.type ?? synced?.type.rawValue ?? "public", membersCount: ref.membersCount ?? synced?.membersCount ?? 0,
+                  owner: ref.owner ?? synced?.owner, createdAt: ref.createdAt ?? synced.map { Int($0.createdAt.timeIntervalSince1970) } ?? 0)
+    }
+
+    public var dictionary: JSONObject {
+        var object: JSONObject = ["guid": .string(guid), "name": .string(name), "type": .string(type),
+                                  "membersCount": .number(Double(membersCount)), "createdAt": .number(Double(createdAt)), "hasJoined": .bool(true)]
+        if let icon { object["icon"] = .string(icon) }
+        if let owner { object["owner"] = .string(owner) }
+        return object
+    }
+}

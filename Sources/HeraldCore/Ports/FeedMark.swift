@@ -1,0 +1,6 @@
+import Foundation
+import HeraldModels
+
+public enum FeedMark: String, Sendable {
+    case read, delivered
+}

@@ -1,0 +1,6 @@
+import Foundation
+
+/// Wall-clock time, injected so that expiry rules are testable.
+public protocol WallClock: Sendable {
+    func now() -> Date
+}

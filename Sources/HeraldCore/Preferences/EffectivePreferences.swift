@@ -1,0 +1,9 @@
+import Foundation
+
+/// A user's preferences as they apply: what they set over the app's defaults, and their mutes.
+public struct EffectivePreferences: Sendable, Equatable {
+    public var events: [EventKind: Bool]
+    public var groupMentionsOnly: Bool
+    public var doNotDisturb: NotificationPreferences.DoNotDisturb?
+    public var mutes: [ConversationMute]
+}

@@ -1,0 +1,16 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HeraldModels
+
+/// A feed category (the label of a filter chip).
+public struct NotificationCategory: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var label: String
+
+    public init(id: String, label: String) {
+        self.id = id
+        self.label = label
+    }
+}

@@ -1,0 +1,6 @@
+import Foundation
+import HeraldModels
+
+public enum ReceiverType: String, Sendable, Equatable {
+    case user, group
+}

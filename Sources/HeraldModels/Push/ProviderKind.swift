@@ -1,0 +1,10 @@
+import Foundation
+
+/// The kinds of push provider credentials Herald stores.
+public enum ProviderKind: String, Codable, Sendable, CaseIterable, Hashable {
+    case fcm
+    case apns
+    case custom
+    /// Huawei Push Kit.
+    case hms
+}

@@ -1,0 +1,15 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import HeraldCore
+
+public struct HTTP2Response: Sendable {
+    public var status: Int
+    public var headers: HPACKHeaders
+    public var body: ByteBuffer
+}

@@ -1,0 +1,15 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import HeraldCore
+
+/// Requests waiting for the event loop, and who waits for their answers.
+struct PendingBatch {
+    var requests: [HTTP2Request]
+    var continuation: UnsafeContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
+}

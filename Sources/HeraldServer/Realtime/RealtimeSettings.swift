@@ -1,0 +1,20 @@
+import Foundation
+import Metrics
+import HeraldCore
+import HeraldModels
+import Logging
+import NIOConcurrencyHelpers
+
+/// Timings of the real-time channel.
+public struct RealtimeSettings: Sendable {
+    /// How often the server pings each socket; a socket that does not answer one ping before the
+    /// next is closed, so a dead connection is noticed within two periods (30 s by default).
+    public var pingInterval: Duration = .seconds(15)
+    /// How often this process says it is alive (PostgreSQL).
+    public var heartbeatInterval: Duration = .seconds(3)
+    /// How long a silent process's sessions still count (PostgreSQL): a killed process's users
+    /// are offline within this long, plus one heartbeat.
+    public var instanceTimeout: Duration = .seconds(10)
+
+    public init() {}
+}
