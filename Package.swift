@@ -63,10 +63,10 @@ let package = Package(
             name: "HeraldCore",
             dependencies: [
                 "HeraldModels",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         // Provider clients (APNs, FCM, webhook, HMS) and credential validation.

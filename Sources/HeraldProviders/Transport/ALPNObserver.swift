@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 /// Reports the protocol the TLS handshake agreed on (ALPN), or why there was none.
 final class ALPNObserver: ChannelInboundHandler, RemovableChannelHandler {

@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 /// Gathers the answers of one batch on the event loop; the last one resumes the caller.
 final class BatchResults {

@@ -4,9 +4,9 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 import NIOPosix
+import HeraldCore
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 /// One HTTP/2 connection over TLS (ALPN `h2`) to a provider, its streams multiplexed. After a
 /// GOAWAY or a close it takes no new streams; its pool opens another.
@@ -84,11 +84,6 @@ public final class HTTP2Connection: Sendable {
     public func close() async {
         shared.withLockedValue { $0.open = false }
         try? await channel.close()
-    }
-
-    /// Sends one request on a new stream and waits for the whole response.
-    public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
-        try await send(batch: [request])[0].get()
     }
 
     /// Sends requests on new streams, written together and flushed once, and waits for every

@@ -34,11 +34,6 @@ public final class HTTP2ConnectionPool: Sendable {
     /// How many connections this pool has opened in its life.
     public var connectionsOpened: Int { state.withLockedValue { $0.opened } }
 
-    /// Sends a request, again on another connection (up to `retries` times) when it was not processed.
-    public func send(_ request: HTTP2Request, retries: Int = 2) async throws -> HTTP2Response {
-        try await send(batch: [request], retries: retries)[0].get()
-    }
-
     /// Sends requests together on one connection; those it did not process go again on another
     /// (up to `retries` times). The results are in the order of the requests.
     public func send(batch requests: [HTTP2Request], retries: Int = 2) async -> [Result<HTTP2Response, HTTP2TransportError>] {

@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 /// Where a provider listens.
 public struct HTTP2Endpoint: Sendable, Hashable, CustomStringConvertible {

@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 public struct HTTP2Response: Sendable {
     public var status: Int

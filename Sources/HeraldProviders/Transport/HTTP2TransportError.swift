@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 public enum HTTP2TransportError: Error, Sendable, Equatable {
     /// The server did not process the request (no connection, GOAWAY before its stream, refused

@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 /// Requests waiting for the event loop, and who waits for their answers.
 struct PendingBatch {

@@ -6,7 +6,6 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
-import HeraldCore
 
 /// The client side of every stream of one connection: writes requests as frames, gathers the
 /// responses, fails what cannot be answered with a classified error, and keeps the connection's
