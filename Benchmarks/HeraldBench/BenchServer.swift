@@ -105,6 +105,21 @@ struct BenchServer {
         }
     }
 
+    /// The same server started again on the same database and port (after it was stopped).
+    func restarted() async throws -> BenchServer {
+        let process = Process()
+        process.executableURL = self.process.executableURL
+        process.arguments = self.process.arguments
+        process.environment = environment
+        try process.run()
+        let server = BenchServer(process: process, environment: environment, heraldPath: heraldPath, base: base, http: http)
+        for _ in 0..<600 {
+            if (try? await server.call(.GET, "/ready", bearer: nil, nil))?.0 == 200 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return server
+    }
+
     func stop() async throws {
         if process.isRunning {
             process.terminate()

@@ -5,6 +5,7 @@
 //   herald-bench fcm --url https://127.0.0.1:<n> --ca <file> --account <file> [--count 200000] [--devices 10000] [--concurrency 8] [--batch 50]
 //   herald-bench apns --url https://127.0.0.1:<n> --ca <file> --key <pem file> [--count 200000] [--devices 10000] [--concurrency 8] [--batch 50]
 //   herald-bench engine --herald <path> --database <url> [--users 10000] [--events 100000]   (EngineBench.swift)
+//   herald-bench recovery --herald <path> --database <url> [--users 2000] [--events 16000]   (RecoveryBench.swift)
 //   herald-bench ws --port <n> --key <apiKey> --tokens <file> --uids <file> --server-pid <pid> [--rounds 20]   (RealtimeBench.swift)
 //
 // The client process reports pushes/s, CPU µs per push (getrusage), peak RSS and TLS connections.
@@ -186,6 +187,9 @@ case "engine-fcm":
 
 case "feed":
     try await FeedBench.run()
+
+case "recovery":
+    try await RecoveryBench.run()
 
 default:
     print("usage: herald-bench apns-standin | apns --url URL --ca FILE --key FILE [--count N] [--devices N] [--concurrency N]")

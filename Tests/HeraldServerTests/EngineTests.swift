@@ -234,7 +234,6 @@ struct EngineLifecycleTests {
                 // Changing the provider clears it.
                 world.fcm.script(token: android, .init(status: 200, canonical: "", fcmError: nil, message: ""))
                 #expect(try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: world.apiKey, json: ["includeNotificationKey": false])["broken"] == nil)
-                await world.herald.services.engine.snapshots.invalidate(appId: world.appId)
                 let fourth = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
                 try await world.drain()
                 #expect(try await world.deliveries(client, fourth[0]).first?["status"] as? String == "delivered")
@@ -341,7 +340,6 @@ struct EnginePresenceAndScaleTests {
 
                 // any_offline: the phone (offline) is pushed, the laptop (online) is told in-app.
                 try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["multiDevicePolicy": "any_offline"])
-                await world.herald.services.engine.snapshots.invalidate(appId: world.appId)
                 let second = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "ping"))
                 try await world.drain()
                 guard case .event = try await ws.next() else { Issue.record("no second event envelope"); return }

@@ -41,7 +41,7 @@ struct RepositoryTests {
                 "message": .object(["id": .number(1), "text": .string("Hi"), "sender": .string("ana"), "receiver": .string("g1"), "receiverType": .string("group")]),
             ]), now: now)
             let event = ChatEvent(id: id, appId: appId, clientId: nil, receivedAt: now, body: parsed.body)
-            _ = try await store.insertEvents([event], claimedUntil: claimedUntil)
+            _ = try await store.insertEvents([event], claim: claimedUntil.map { Claim(owner: "test", until: $0) })
             return event
         }
 
@@ -192,7 +192,7 @@ struct RepositoryTests {
         let event = try await f.groupMessage("evt_" + f.appId, claimedUntil: f.now.addingTimeInterval(3))
         // The lease runs out; a second worker claims the event at the same place.
         let later = f.now.addingTimeInterval(10)
-        #expect(try await f.store.claimEvents(limit: 10, now: later, leaseUntil: later.addingTimeInterval(3)).map(\.event.id) == [event.id])
+        #expect(try await f.store.claimEvents(limit: 10, now: later, claim: Claim(owner: "test", until: later.addingTimeInterval(3))).map(\.event.id) == [event.id])
 
         func step(_ uids: [String], from: String?, to: String?) -> FanOutStep {
             let deliveries = uids.map { uid in

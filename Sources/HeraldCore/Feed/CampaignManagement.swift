@@ -11,7 +11,9 @@ public struct CampaignManagement: Sendable {
     /// Users per batch (items and pushes written in one transaction).
     public var batchSize = 1_000
     /// How long a process holds a campaign between batches before another may take it over.
-    public var lease: TimeInterval = 60
+    /// Who this process claims campaigns as, and for how long at a time.
+    public var claims = ClaimPolicy.anonymous()
+    var lease: TimeInterval { claims.lease }
 
     public init(feed: any FeedRepository, setup: FeedManagement, publisher: FeedPublisher, clock: any WallClock = SystemWallClock()) {
         self.feed = feed
@@ -137,7 +139,7 @@ public struct CampaignManagement: Sendable {
     @discardableResult
     public func runDue() async throws -> Bool {
         let now = clock.now()
-        guard var campaign = try await feed.claimCampaign(now: now, leaseUntil: now.addingTimeInterval(lease)) else { return false }
+        guard var campaign = try await feed.claimCampaign(now: now, claim: claims.claim(at: now)) else { return false }
         let content = FeedManagement.Content(card: campaign.card, templateId: campaign.templateId, data: campaign.data, categoryId: campaign.categoryId,
                                              channelId: campaign.channelId, tags: campaign.tags, metadata: campaign.metadata, push: campaign.push)
         let spec: FeedItemSpec

@@ -4,7 +4,7 @@ import Foundation
 public protocol DeliveryRepository: Sendable {
     /// Claims deliveries due now: pending ones whose time has come, and sending ones whose lease
     /// ran out. With several processes each delivery goes to one.
-    func claimDeliveries(limit: Int, now: Date, leaseUntil: Date) async throws -> [Delivery]
+    func claimDeliveries(limit: Int, now: Date, claim: Claim) async throws -> [Delivery]
     /// Records attempts' results in one transaction.
     func updateDeliveries(_ updates: [DeliveryUpdate]) async throws
     func deliveries(appId: String, filter: DeliveryFilter, after cursor: String?, limit: Int) async throws -> [Delivery]

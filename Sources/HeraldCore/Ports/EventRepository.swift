@@ -2,15 +2,15 @@ import Foundation
 
 /// Storage of events and their fan-out.
 public protocol EventRepository: Sendable {
-    /// Stores new events in one transaction — already claimed until `claimedUntil` when given (the
-    /// caller fans them out itself). An event whose client id the app already used is not stored
+    /// Stores new events in one transaction — already claimed when `claim` is given (the caller
+    /// fans them out itself). An event whose client id the app already used is not stored
     /// again: the id of the first is returned in its place. Returns the ids in order. A client id
     /// used before for a different body throws ``EventIdConflict`` and stores nothing.
-    func insertEvents(_ events: [ChatEvent], claimedUntil: Date?) async throws -> [String]
+    func insertEvents(_ events: [ChatEvent], claim: Claim?) async throws -> [String]
     func storedEvent(appId: String, id: String) async throws -> StoredEvent?
     /// Claims up to `limit` events to fan out: pending ones first, and ones whose lease ran out
     /// (their process died mid-way). With several processes each event goes to one.
-    func claimEvents(limit: Int, now: Date, leaseUntil: Date) async throws -> [StoredEvent]
+    func claimEvents(limit: Int, now: Date, claim: Claim) async throws -> [StoredEvent]
     /// Commits fan-out steps (of one or several events) in one transaction: their deliveries
     /// with what became of them, unread counts, and each event done or, with pages to go, still
     /// claimed (with a fresh lease) at its new cursor. A delivery already stored for the same

@@ -32,7 +32,7 @@ public protocol FeedRepository: Sendable {
     func deleteCampaign(appId: String, id: String) async throws -> Bool
     /// Takes a campaign due to send (scheduled and due, or sending with its lease run out): one
     /// process gets each. Returns it with its new lease.
-    func claimCampaign(now: Date, leaseUntil: Date) async throws -> Campaign?
+    func claimCampaign(now: Date, claim: Claim) async throws -> Campaign?
     /// Moves a campaign from one status to another; false when it was not in `from`.
     func transitionCampaign(appId: String, id: String, from: [Campaign.Status], to: Campaign.Status, at: Date) async throws -> Bool
     /// Records a batch's progress: the campaign's cursor, counters and lease, unless it was

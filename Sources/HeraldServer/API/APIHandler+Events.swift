@@ -4,8 +4,8 @@ import HeraldCore
 import HeraldModels
 
 extension APIHandler {
-    /// The generated form of `POST /v1/events`; the server routes it to ``HotRoutes`` instead, which
-    /// skips the generated types' decoding. Kept so the two can be compared and for embedders.
+    /// The generated form of `POST /v1/events`, which the generated protocol requires. It is never
+    /// routed: ``HotRoutes`` serves the operation without the generated types' decoding.
     func postEvents(_ input: Operations.PostEvents.Input) async throws -> Operations.PostEvents.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }

@@ -58,7 +58,6 @@ extension APIHandler {
         patch.defaultPreferences = try body.defaultPreferences.map(Wire.preferences)
         patch.retentionDays = body.retentionDays
         let settings = try await services.apps.updateSettings(appId: appId, patch)
-        await services.engine.snapshots.invalidate(appId: appId)
         return .ok(.init(body: .json(try Wire.settings(settings))))
     }
 }

@@ -25,7 +25,6 @@ extension APIHandler {
             title: body.title, body: body.body, titleLocKey: body.titleLocKey, titleLocArgs: body.titleLocArgs,
             bodyLocKey: body.bodyLocKey, bodyLocArgs: body.bodyLocArgs
         ))
-        await services.engine.snapshots.invalidate(appId: appId)
         return .ok(.init(body: .json(Wire.template(stored, builtIn: false))))
     }
 
@@ -33,7 +32,6 @@ extension APIHandler {
         let appId = try await adminAppId()
         try await services.templates.delete(appId: appId, eventType: try eventKind(input.path.eventType.rawValue),
                                             receiverType: try receiverType(input.path.receiverType.rawValue), locale: input.path.locale)
-        await services.engine.snapshots.invalidate(appId: appId)
         return .noContent(.init())
     }
 

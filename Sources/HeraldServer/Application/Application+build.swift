@@ -74,7 +74,9 @@ public func buildApplication(
                                     logger: metricsLogger))
     }
     if configuration.engineWorkers {
-        app.addServices(DeliveryEngineService(engine: services.engine, logger: logger), MaintenanceService(services: services, logger: logger),
+        let engine = DeliveryEngineService(engine: services.engine, logger: logger, shared: services.store.isShared,
+                                           claimTimeout: configuration.realtime.claimTimeout)
+        app.addServices(engine, MaintenanceService(services: services, logger: logger),
                         CampaignService(services: services, logger: logger))
     }
     // Added last, so told first: a graceful stop that has not ended within its limit ends the process.

@@ -12,6 +12,7 @@ public enum HeraldServerRunner {
     /// `herald serve`: runs until SIGTERM or SIGINT, then shuts down gracefully.
     public static func serve(_ configuration: HeraldConfiguration) async throws {
         let logger = Logger(label: "herald")
+        let lock = try ServerLock.acquire(for: configuration.database)
         logger.info("starting Herald", metadata: [
             "version": "\(HeraldVersion.version)", "database": "\(configuration.database)", "port": "\(configuration.port)", "host": "\(configuration.host)",
         ])
@@ -27,5 +28,6 @@ public enum HeraldServerRunner {
                          metadata: ["looked in": "\(SystemTrustRoots.paths.joined(separator: ", "))"])
         }
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        _ = consume lock
     }
 }

@@ -49,21 +49,24 @@ public struct HeraldServices: Sendable {
         self.testSends = TestSends(apps: store, users: store, providers: store, tokens: store, gateway: gateway, clock: clock)
         // Several processes share presence through PostgreSQL; one process keeps it in memory.
         let presence: any PresenceStore = store.isShared ? store : MemoryPresenceStore()
-        self.realtime = RealtimeService(store: presence, bus: store.messageBus, apps: store, settings: configuration.realtime, clock: clock)
+        self.realtime = RealtimeService(instance: store.instance, store: presence, bus: store.messageBus, apps: store, settings: configuration.realtime,
+                                        clock: clock)
         let observer = MetricsObserver()
+        // Work is claimed under this process's instance id, which its presence heartbeat keeps alive.
+        let claims = ClaimPolicy(owner: store.instance, lease: configuration.engineLease)
         self.engine = DeliveryEngine(ports: EnginePorts(
             apps: store, groups: store, providers: store, tokens: store, events: store, deliveries: store, preferences: store,
-            templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, observer: observer,
-            feed: store
-        ), clock: clock, lease: configuration.engineLease)
-        self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, lease: configuration.engineLease)
+            templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, claims: store,
+            observer: observer, feed: store
+        ), clock: clock, claims: claims)
+        self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, claims: claims)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
         self.templates = TemplateManagement(apps: store, templates: store, clock: clock)
         let publisher = FeedPublisher(feed: store, directory: store, providers: store, presence: realtime, realtime: realtime, clock: clock)
         self.feed = FeedManagement(feed: store, users: store, publisher: publisher, clock: clock)
         self.userFeed = UserFeed(feed: store, realtime: realtime, clock: clock)
         var campaigns = CampaignManagement(feed: store, setup: feed, publisher: publisher, clock: clock)
-        campaigns.lease = configuration.engineLease
+        campaigns.claims = claims
         self.campaigns = campaigns
         self.clock = clock
     }
@@ -109,7 +112,7 @@ public struct HeraldServices: Sendable {
                 SessionEvent(uid: uid, sessionId: sessionId, reason: reason,
                              devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) })
             ))
-            _ = try await store.insertEvents([event], claimedUntil: nil)
+            _ = try await store.insertEvents([event], claim: nil)
             engine.fanOut.handOff.notePending()
             await engine.eventsAccepted()
         }

@@ -49,7 +49,6 @@ struct DashboardProvidersController: Sendable {
                 guard let kind else { throw DashboardProviderForm.unknownKind }
                 let input = try DashboardProviderForm.input(form, kind: kind, values: &values, creating: true)
                 let created = try await services.providers.create(appId: signedIn.app.id, input)
-                await services.engine.snapshots.invalidate(appId: signedIn.app.id)
                 return DashboardView.redirect("/dashboard/providers/\(created.providerId)?notice=added")
             } catch {
                 return self.form(signedIn, kind: kind ?? .fcm, existing: nil, values: values,
@@ -74,7 +73,6 @@ struct DashboardProvidersController: Sendable {
             do {
                 let input = try DashboardProviderForm.input(form, kind: credential.kind, values: &values, creating: false)
                 _ = try await services.providers.update(appId: signedIn.app.id, providerId: credential.providerId, input)
-                await services.engine.snapshots.invalidate(appId: signedIn.app.id)
                 return DashboardView.redirect("/dashboard/providers/\(credential.providerId)?notice=saved")
             } catch {
                 return self.form(signedIn, kind: credential.kind, existing: credential, values: values,
@@ -87,7 +85,6 @@ struct DashboardProvidersController: Sendable {
         try await dashboard.form(request) { signedIn, form in
             let providerId = try context.parameters.require("providerId")
             _ = try await services.providers.delete(appId: signedIn.app.id, providerId: providerId, force: form.checked("force"))
-            await services.engine.snapshots.invalidate(appId: signedIn.app.id)
             return DashboardView.redirect("/dashboard/providers?notice=deleted")
         }
     }

@@ -49,7 +49,6 @@ struct DashboardTemplatesController: Sendable {
                 } else {
                     _ = try await services.templates.put(appId: signedIn.app.id, template)
                 }
-                await services.engine.snapshots.invalidate(appId: signedIn.app.id)
                 return DashboardView.redirect("/dashboard/templates?\(Self.query(template))&saved=1")
             } catch {
                 return await self.form(signedIn, values: form.values, errors: Dashboard.errors(error), builtIn: false, status: .unprocessableContent)

@@ -5,14 +5,17 @@ import Metrics
 import ServiceLifecycle
 
 /// Sends campaigns when they fall due: each process polls, one claims a campaign and sends it a
-/// batch at a time; if it dies, its lease runs out and another process carries on from its cursor.
+/// batch at a time; if it dies, another process carries on from its cursor (at once when its
+/// heartbeat stops, else when its lease runs out). A graceful stop finishes the batch in hand;
+/// the engine then hands the campaign's claim on.
 struct CampaignService: Service {
     let services: HeraldServices
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
+        let stopping = StopSignal()
+        await withGracefulShutdownHandler {
+            while !stopping.isSignalled, !Task.isCancelled {
                 do {
                     if try await services.campaigns.runDue() {
                         await services.engine.eventsAccepted()
@@ -25,6 +28,8 @@ struct CampaignService: Service {
                 }
                 try? await Task.sleep(for: .milliseconds(500))
             }
+        } onGracefulShutdown: {
+            stopping.signal()
         }
     }
 }

@@ -9,17 +9,21 @@ import ServiceLifecycle
 public struct DeliveryEngine: Sendable {
     public let fanOut: FanOut
     public let dispatcher: Dispatcher
-    public let snapshots: AppSnapshotCache
+    public let snapshots: AppSnapshots
     let ports: EnginePorts
     let clock: any WallClock
     let wakeup = Wakeup()
 
-    init(ports: EnginePorts, clock: any WallClock, lease: TimeInterval = 60) {
+    /// Who this process claims work as.
+    public let claims: ClaimPolicy
+
+    init(ports: EnginePorts, clock: any WallClock, claims: ClaimPolicy) {
         self.ports = ports
         self.clock = clock
-        self.snapshots = AppSnapshotCache(ports: ports)
+        self.claims = claims
+        self.snapshots = AppSnapshots(ports: ports)
         self.dispatcher = Dispatcher(ports: ports, snapshots: snapshots, clock: clock)
-        self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, clock: clock, lease: lease)
+        self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, clock: clock, claims: claims)
     }
 
     /// Events were stored: fan them out now rather than at the next poll.
@@ -38,7 +42,7 @@ public struct DeliveryEngine: Sendable {
             if result.events == 0 { break }
         }
         let due = now ?? clock.now()
-        let claimed = try await ports.deliveries.claimDeliveries(limit: 1_000, now: due, leaseUntil: due.addingTimeInterval(fanOut.lease))
+        let claimed = try await ports.deliveries.claimDeliveries(limit: 1_000, now: due, claim: claims.claim(at: due))
         if !claimed.isEmpty {
             try await dispatcher.retry(claimed)
             sent += claimed.count

@@ -23,9 +23,11 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
     static let broadcastChannel = "herald_rt_all"
     var channel: String { "herald_rt_" + instance }
 
-    public init(store: any PresenceStore, bus: (any MessageBus)?, apps: any AppRepository, settings: RealtimeSettings = .init(),
-                clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "herald.realtime")) {
-        self.instance = "h" + Identifier.hex(bytes: 6)
+    /// - Parameter instance: this process's id among those sharing the database (its presence
+    ///   rows and its claims on work carry it).
+    public init(instance: String = "h" + Identifier.hex(bytes: 6), store: any PresenceStore, bus: (any MessageBus)?, apps: any AppRepository,
+                settings: RealtimeSettings = .init(), clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "herald.realtime")) {
+        self.instance = instance
         self.store = store
         self.bus = bus
         self.apps = apps

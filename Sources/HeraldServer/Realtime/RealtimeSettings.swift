@@ -10,8 +10,11 @@ public struct RealtimeSettings: Sendable {
     /// How often the server pings each socket; a socket that does not answer one ping before the
     /// next is closed, so a dead connection is noticed within two periods (30 s by default).
     public var pingInterval: Duration = .seconds(15)
-    /// How often this process says it is alive (PostgreSQL).
-    public var heartbeatInterval: Duration = .seconds(3)
+    /// How often this process says it is alive (PostgreSQL): its presence, and the claims it
+    /// holds, which other processes take over when its heartbeat stops (``claimTimeout``).
+    public var heartbeatInterval: Duration = .seconds(1)
+    /// How long after a process's last heartbeat its claims are taken over.
+    public var claimTimeout: Duration = .seconds(5)
     /// How long a silent process's sessions still count (PostgreSQL): a killed process's users
     /// are offline within this long, plus one heartbeat.
     public var instanceTimeout: Duration = .seconds(10)

@@ -207,6 +207,13 @@ extension SQLStore {
             "ALTER TABLE deliveries ADD COLUMN subject TEXT NOT NULL DEFAULT 'event'",
             #"UPDATE deliveries SET subject = 'feed_item' WHERE event_id LIKE 'fit\_%' ESCAPE '\'"#,
         ]),
+        // Claims name the process that holds them, so that the claims of a process that stopped
+        // or died are taken over at once instead of when their leases run out.
+        Migration(version: 11, name: "claim owners", statements: [
+            "ALTER TABLE events ADD COLUMN lease_owner TEXT",
+            "ALTER TABLE deliveries ADD COLUMN lease_owner TEXT",
+            "ALTER TABLE campaigns ADD COLUMN lease_owner TEXT",
+        ]),
     ]
 
     /// Every migration's version, in order.

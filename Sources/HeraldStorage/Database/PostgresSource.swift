@@ -45,9 +45,10 @@ final class PostgresSource: ConnectionSource {
     }
 
     /// Holds one connection for `LISTEN channel` and calls `handler` per notification, until cancelled.
-    func listen(channel: String, handler: @escaping @concurrent @Sendable (String) async -> Void) async throws {
+    func listen(channel: String, onListening: @escaping @Sendable () -> Void = {}, handler: @escaping @concurrent @Sendable (String) async -> Void) async throws {
         try await client.withConnection { connection in
             try await connection.listen(on: channel) { notifications in
+                onListening()
                 for try await notification in notifications {
                     await handler(notification.payload)
                 }

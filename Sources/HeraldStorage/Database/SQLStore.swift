@@ -8,6 +8,12 @@ import SQLKit
 public final class SQLStore: Sendable {
     let source: any ConnectionSource
     let logger: Logger
+    /// This process among those sharing the database: its claims and presence carry this id.
+    public let instance: String
+    let cache = StoreCache()
+    /// Cache changes to and from the other processes (PostgreSQL).
+    let cacheBus: CacheBus?
+    private let cacheListener: Task<Void, Never>?
 
     var dialect: Dialect { source.dialect }
 
@@ -33,10 +39,47 @@ public final class SQLStore: Sendable {
     init(source: any ConnectionSource, logger: Logger) {
         self.source = source
         self.logger = logger
+        self.instance = "h" + Identifier.hex(bytes: 6)
+        if let postgres = source as? PostgresSource {
+            let bus = CacheBus(instance: instance, source: postgres, cache: cache, logger: logger)
+            self.cacheBus = bus
+            self.cacheListener = Task { await bus.run() }
+        } else {
+            self.cacheBus = nil
+            self.cacheListener = nil
+        }
     }
 
     public func shutdown() async throws {
+        cacheListener?.cancel()
+        await cacheListener?.value
         try await source.shutdown()
+    }
+
+    /// Whether the caches may be read: this process hears every change made by the others
+    /// (always on SQLite, where it is the only one).
+    var cachesHeard: Bool { cacheBus?.isListening ?? true }
+
+    /// What a write changed is dropped from this process's caches and, on PostgreSQL, from the
+    /// others' (for a strict change, before this returns).
+    func changed(_ changes: CacheChange...) async {
+        for change in changes {
+            cache.apply(change)
+            await cacheBus?.publish(change)
+        }
+    }
+
+    /// Values of `keys`, from `table` when cached, the rest loaded by `load` (which must give a
+    /// value for every key it is asked, absent ones included) and kept.
+    func cached<Key: Hashable & Sendable, Value: Sendable>(_ table: CacheTable<Key, Value>, _ keys: [Key],
+                                                          load: ([Key]) async throws -> [Key: Value]) async throws -> [Key: Value] {
+        guard cachesHeard else { return try await load(keys) }
+        var (found, missing, epoch) = table.lookup(keys)
+        guard !missing.isEmpty else { return found }
+        let loaded = try await load(missing)
+        table.store(loaded, loadedAt: epoch)
+        found.merge(loaded) { $1 }
+        return found
     }
 
     /// True when the database answers.

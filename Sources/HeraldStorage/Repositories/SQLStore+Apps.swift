@@ -15,12 +15,15 @@ extension SQLStore: AppRepository {
                 VALUES (\(bind: firstKeyId), \(bind: app.id), \(bind: keyHash), \(bind: app.createdAt.ms))
                 """).perform()
         }
+        // A new key's hash prefix was not a key before: only this process can have looked it up.
+        cache.apiKeys.forget([Self.prefix(keyHash)])
+        await changed(.app(app.id))
     }
 
     public func app(id: String) async throws -> App? {
-        try await lookup { db in
-            try await db.raw("SELECT * FROM apps WHERE id = \(bind: id)").firstRow().map(Self.app)
-        }
+        try await cached(cache.apps, [id]) { _ in
+            [id: try await lookup { db in try await db.raw("SELECT * FROM apps WHERE id = \(bind: id)").firstRow().map(Self.app) }]
+        }[id] ?? nil
     }
 
     public func apps() async throws -> [App] {
@@ -36,16 +39,19 @@ extension SQLStore: AppRepository {
                 VALUES (\(bind: keyId), \(bind: appId), \(bind: keyHash), \(bind: date.ms))
                 """).perform()
         }
+        cache.apiKeys.forget([Self.prefix(keyHash)])
     }
 
     public func revokeKey(appId: String, keyId: String, at date: Date) async throws -> Bool {
-        try await write { db in
+        let revoked = try await write { db in
             try await db.raw("""
                 UPDATE api_keys SET revoked_at = \(bind: date.ms)
                 WHERE app_id = \(bind: appId) AND id = \(bind: keyId) AND revoked_at IS NULL
                 RETURNING id
                 """).firstRow() != nil
         }
+        if revoked { await changed(.credentials) }
+        return revoked
     }
 
     public func keys(appId: String) async throws -> [APIKeyInfo] {
@@ -56,10 +62,17 @@ extension SQLStore: AppRepository {
     }
 
     public func apiKeys(hashPrefix: String) async throws -> [HashedCredential<String>] {
-        try await lookup { db in
-            try await db.raw("SELECT key_hash, app_id FROM api_keys WHERE substr(key_hash, 1, 16) = \(bind: hashPrefix) AND revoked_at IS NULL")
-                .rows().map { HashedCredential(hash: try $0.string("key_hash"), owner: try $0.string("app_id")) }
-        }
+        try await cached(cache.apiKeys, [hashPrefix]) { _ in
+            [hashPrefix: try await lookup { db in
+                try await db.raw("SELECT key_hash, app_id FROM api_keys WHERE substr(key_hash, 1, 16) = \(bind: hashPrefix) AND revoked_at IS NULL")
+                    .rows().map { HashedCredential(hash: try $0.string("key_hash"), owner: try $0.string("app_id")) }
+            }]
+        }[hashPrefix] ?? []
+    }
+
+    /// The part of a credential's hash it is looked up by.
+    static func prefix(_ hash: String) -> String {
+        String(hash.prefix(HashedCredential<String>.lookupPrefixLength))
     }
 
     public func updateSettings(appId: String, settings: PushSettings) async throws {
@@ -71,6 +84,7 @@ extension SQLStore: AppRepository {
                 WHERE id = \(bind: appId)
                 """).perform()
         }
+        await changed(.app(appId))
     }
 
     static func app(_ row: any SQLRow) throws -> App {

@@ -78,7 +78,7 @@ extension SQLStore {
     }
 
     /// Compare-and-set on the row: of several processes asking at once, one update matches.
-    public func claimCampaign(now: Date, leaseUntil: Date) async throws -> Campaign? {
+    public func claimCampaign(now: Date, claim: Claim) async throws -> Campaign? {
         let candidates = try await lookup { db in
             try await db.raw("""
                 SELECT app_id, id FROM campaigns WHERE status = 'scheduled' AND send_at <= \(bind: now.ms)
@@ -90,7 +90,8 @@ extension SQLStore {
         for (appId, id) in candidates {
             let claimed = try await write { db in
                 try await db.raw("""
-                    UPDATE campaigns SET status = 'sending', lease_until = \(bind: leaseUntil.ms), started_at = COALESCE(started_at, \(bind: now.ms)),
+                    UPDATE campaigns SET status = 'sending', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner),
+                        started_at = COALESCE(started_at, \(bind: now.ms)),
                         updated_at = \(bind: now.ms)
                     WHERE app_id = \(bind: appId) AND id = \(bind: id)
                       AND ((status = 'scheduled' AND send_at <= \(bind: now.ms)) OR (status = 'sending' AND lease_until < \(bind: now.ms)))

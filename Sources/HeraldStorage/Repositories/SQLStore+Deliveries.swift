@@ -45,11 +45,11 @@ extension SQLStore: DeliveryRepository {
 
     /// Claims pushes due for a retry, then pushes whose sender's lease ran out (its process died
     /// before recording them), each through its own partial index.
-    public func claimDeliveries(limit: Int, now: Date, leaseUntil: Date) async throws -> [Delivery] {
+    public func claimDeliveries(limit: Int, now: Date, claim: Claim) async throws -> [Delivery] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         return try await transaction { db in
             let due = try await db.raw("""
-                UPDATE deliveries SET status = 'sending', lease_until = \(bind: leaseUntil.ms)
+                UPDATE deliveries SET status = 'sending', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= \(bind: now.ms)
                     ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
@@ -57,7 +57,7 @@ extension SQLStore: DeliveryRepository {
                 """).rows().map(Self.delivery)
             guard due.count < limit else { return due }
             let abandoned = try await db.raw("""
-                UPDATE deliveries SET lease_until = \(bind: leaseUntil.ms)
+                UPDATE deliveries SET lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM deliveries WHERE status = 'sending' AND lease_until < \(bind: now.ms)
                     ORDER BY lease_until LIMIT \(bind: limit - due.count)\(unsafeRaw: skipLocked))

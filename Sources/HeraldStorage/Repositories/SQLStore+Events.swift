@@ -11,15 +11,15 @@ extension SQLStore: EventRepository {
 
     static let eventColumns: [BulkColumn] = [
         .text("id"), .text("app_id"), .text("client_id"), .text("type"), .text("body"), .bigint("received_at"), .text("status"), .bigint("lease_until"),
-        .text("trace_parent"),
+        .text("lease_owner"), .text("trace_parent"),
     ]
 
-    public func insertEvents(_ events: [ChatEvent], claimedUntil: Date?) async throws -> [String] {
-        let status = claimedUntil == nil ? StoredEvent.Status.pending : .fanningOut
+    public func insertEvents(_ events: [ChatEvent], claim: Claim?) async throws -> [String] {
+        let status = claim == nil ? StoredEvent.Status.pending : .fanningOut
         let rows = try events.map { event in
             [BulkValue(event.id), BulkValue(event.appId), BulkValue(event.clientId), BulkValue(event.kind.rawValue),
              BulkValue(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)),
-             BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claimedUntil?.ms), BulkValue(event.traceParent)]
+             BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claim?.until.ms), BulkValue(claim?.owner), BulkValue(event.traceParent)]
         }
         return try await transaction { db in
             try await db.insert(into: "events", columns: Self.eventColumns, rows: rows, conflict: .ignore)
@@ -51,12 +51,12 @@ extension SQLStore: EventRepository {
         }
     }
 
-    public func claimEvents(limit: Int, now: Date, leaseUntil: Date) async throws -> [StoredEvent] {
+    public func claimEvents(limit: Int, now: Date, claim: Claim) async throws -> [StoredEvent] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         // One statement, atomic by itself; the rows are parsed after the connection is free.
         let rows = try await write { db in
             try await db.raw("""
-                UPDATE events SET status = 'fanning_out', lease_until = \(bind: leaseUntil.ms)
+                UPDATE events SET status = 'fanning_out', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM events
                     WHERE status <> 'done' AND (status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms)))
@@ -68,7 +68,8 @@ extension SQLStore: EventRepository {
     }
 
     public func commitFanOut(_ steps: [FanOutStep], at date: Date) async throws -> Set<String> {
-        try await transaction { db in
+        let (recorded, moved) = try await transaction { db -> (Set<String>, [(String, UnreadKey, Int)]) in
+            var moved: [(String, UnreadKey, Int)] = []
             // First where each event goes, only from where its step began: a step whose event was
             // taken over and moved on by another worker records nothing.
             var recorded = Set<String>()
@@ -107,6 +108,8 @@ extension SQLStore: EventRepository {
                                            BulkValue(date.ms)] }
             try await db.insert(into: "unread_counts", columns: Self.unreadColumns, rows: counts, conflict: .update(
                 keys: ["app_id", "uid", "conversation_id"], set: "count = unread_counts.count + excluded.count, updated_at = excluded.updated_at"))
+            // Cached counts move with the committed ones (below, once the transaction is over).
+            moved = increments.map { ($0.key.appId, $0.key.key, $0.value) } + kept.flatMap { step in step.unreadResets.map { (step.appId, $0, 0) } }
             for step in kept {
                 for key in step.unreadResets {
                     try await db.raw("""
@@ -114,7 +117,23 @@ extension SQLStore: EventRepository {
                         """).perform()
                 }
             }
-            return recorded
+            return (recorded, moved)
+        }
+        await unreadMoved(moved)
+        return recorded
+    }
+
+    /// Cached unread counts after a commit: increments added (count > 0), reads reset (0); the
+    /// other processes drop theirs.
+    private func unreadMoved(_ moved: [(appId: String, key: UnreadKey, delta: Int)]) async {
+        guard !moved.isEmpty else { return }
+        for (appId, key, delta) in moved {
+            cache.unread.update(StoreCache.UserKey(appId: appId, uid: key.uid)) { counts in
+                if delta == 0 { counts[key.conversationId] = nil } else { counts[key.conversationId, default: 0] += delta }
+            }
+        }
+        for (appId, changes) in Dictionary(grouping: moved, by: \.appId) {
+            await cacheBus?.publish(.unread(appId: appId, uids: Array(Set(changes.map(\.key.uid)))))
         }
     }
 

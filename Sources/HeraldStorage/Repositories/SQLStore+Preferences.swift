@@ -6,13 +6,13 @@ import SQLKit
 /// Preferences, mutes, templates and unread counts.
 extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func preferences(appId: String, uids: [String]) async throws -> [String: NotificationPreferences] {
-        var found: [String: NotificationPreferences] = [:]
-        for chunk in uids.chunks(of: 1_000) {
+        try await perUser(cache.preferences, appId: appId, uids: uids) { chunk in
+            var found: [String: NotificationPreferences?] = [:]
             try await lookup { db in
                 try await db.select().columns("uid", "prefs").from("preferences").where("app_id", .equal, appId).where("uid", .in, chunk).rows()
             }.forEach { row in found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs")) }
-        }
-        return found
+            return found
+        }.compactMapValues { $0 }
     }
 
     public func setPreferences(appId: String, uid: String, _ preferences: NotificationPreferences, at date: Date) async throws {
@@ -23,6 +23,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
                 ON CONFLICT (app_id, uid) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
                 """).perform()
         }
+        await changed(.users(appId: appId, uids: [uid]))
     }
 
     public func mutes(appId: String, uid: String) async throws -> [ConversationMute] {
@@ -30,16 +31,16 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     }
 
     public func mutes(appId: String, uids: [String]) async throws -> [String: [ConversationMute]] {
-        var found: [String: [ConversationMute]] = [:]
-        for chunk in uids.chunks(of: 1_000) {
+        try await perUser(cache.mutes, appId: appId, uids: uids) { chunk in
+            var found: [String: [ConversationMute]] = [:]
             try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "until").from("mutes")
                     .where("app_id", .equal, appId).where("uid", .in, chunk).orderBy("conversation_id").rows()
             }.forEach { row in
                 found[try row.string("uid"), default: []].append(ConversationMute(conversationId: try row.string("conversation_id"), until: try row.optionalDate("until")))
             }
-        }
-        return found
+            return found
+        }.filter { !$0.value.isEmpty }
     }
 
     public func setMute(appId: String, uid: String, _ mute: ConversationMute, at date: Date) async throws {
@@ -50,23 +51,28 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
                 ON CONFLICT (app_id, uid, conversation_id) DO UPDATE SET until = excluded.until
                 """).perform()
         }
+        await changed(.users(appId: appId, uids: [uid]))
     }
 
     public func deleteMute(appId: String, uid: String, conversationId: String) async throws -> Bool {
-        try await write { db in
+        let deleted = try await write { db in
             try await db.raw("""
                 DELETE FROM mutes WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND conversation_id = \(bind: conversationId) RETURNING uid
                 """).firstRow() != nil
         }
+        if deleted { await changed(.users(appId: appId, uids: [uid])) }
+        return deleted
     }
 
     // MARK: Templates
 
     public func templates(appId: String) async throws -> [PushTemplate] {
-        try await lookup { db in
-            try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
-                .rows().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
-        }
+        try await cached(cache.templates, [appId]) { _ in
+            [appId: try await lookup { db in
+                try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
+                    .rows().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
+            }]
+        }[appId] ?? []
     }
 
     public func upsertTemplate(appId: String, _ template: PushTemplate) async throws {
@@ -79,54 +85,59 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
                 ON CONFLICT (app_id, event_type, receiver_type, locale) DO UPDATE SET template = excluded.template, updated_at = excluded.updated_at
                 """).perform()
         }
+        await changed(.app(appId))
     }
 
     public func deleteTemplate(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String) async throws -> Bool {
-        try await write { db in
+        let deleted = try await write { db in
             try await db.raw("""
                 DELETE FROM push_templates WHERE app_id = \(bind: appId) AND event_type = \(bind: eventType.rawValue)
                   AND receiver_type = \(bind: receiverType.rawValue) AND locale = \(bind: locale) RETURNING locale
                 """).firstRow() != nil
         }
+        if deleted { await changed(.app(appId)) }
+        return deleted
     }
 
     // MARK: Unread counts
 
     public func unreadCounts(appId: String, uids: [String]) async throws -> [String: [String: Int]] {
-        var found: [String: [String: Int]] = [:]
-        for chunk in uids.chunks(of: 1_000) {
+        try await perUser(cache.unread, appId: appId, uids: uids) { chunk in
+            var found: [String: [String: Int]] = [:]
             try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "count").from("unread_counts")
                     .where("app_id", .equal, appId).where("uid", .in, chunk).where("count", .greaterThan, 0).rows()
             }.forEach { row in found[try row.string("uid"), default: [:]][try row.string("conversation_id")] = try row.int("count") }
-        }
-        return found
+            return found
+        }.filter { !$0.value.isEmpty }
     }
 }
 
 /// The fan-out's bulk reads of users and tokens.
 extension SQLStore: RecipientDirectory {
     public func users(appId: String, uids: [String]) async throws -> [String: User] {
-        var found: [String: User] = [:]
-        for chunk in uids.chunks(of: 1_000) {
+        try await perUser(cache.users, appId: appId, uids: uids) { chunk in
+            var found: [String: User?] = [:]
             try await lookup { db in
                 try await db.select().column("*").from("users").where("app_id", .equal, appId).where("uid", .in, chunk).rows()
             }.forEach { row in
                 let user = try Self.user(row)
                 found[user.uid] = user
             }
-        }
-        return found
+            return found
+        }.compactMapValues { $0 }
     }
 
     public func tokens(appId: String, uids: [String]) async throws -> [PushToken] {
-        var found: [PushToken] = []
-        for chunk in uids.chunks(of: 1_000) {
-            found += try await lookup { db in
+        try await perUser(cache.tokens, appId: appId, uids: uids) { chunk in
+            var found: [String: [PushToken]] = [:]
+            for token in try await lookup({ db in
                 try await db.select().column("*").from("push_tokens").where("app_id", .equal, appId).where("uid", .in, chunk)
-                    .orderBy("last_seen_at", .descending).rows().map(Self.token)
+                    .orderBy("last_seen_at", .descending).orderBy("push_token", .descending).rows().map(Self.token)
+            }) {
+                found[token.uid, default: []].append(token)
             }
-        }
-        return found
+            return found
+        }.values.flatMap { $0 }
     }
 }

@@ -5,7 +5,7 @@ import SQLKit
 extension SQLStore: ProviderRepository {
     public func insertProvider(_ credential: ProviderCredential) async throws -> Bool {
         let config = try StoredJSON.text(credential.config)
-        return try await write { db in
+        let inserted = try await write { db in
             try await db.raw("""
                 INSERT INTO providers (app_id, provider_id, kind, config, secret, created_at, updated_at)
                 VALUES (\(bind: credential.appId), \(bind: credential.providerId), \(bind: credential.kind.rawValue),
@@ -14,6 +14,8 @@ extension SQLStore: ProviderRepository {
                 RETURNING provider_id
                 """).firstRow() != nil
         }
+        if inserted { await changed(.app(credential.appId)) }
+        return inserted
     }
 
     public func updateProvider(_ credential: ProviderCredential) async throws {
@@ -25,6 +27,7 @@ extension SQLStore: ProviderRepository {
                 WHERE app_id = \(bind: credential.appId) AND provider_id = \(bind: credential.providerId)
                 """).perform()
         }
+        await changed(.app(credential.appId))
     }
 
     public func markProviderBroken(appId: String, providerId: String, reason: String, at date: Date, version: Date) async throws {
@@ -41,24 +44,24 @@ extension SQLStore: ProviderRepository {
                 WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)
                 """).perform()
         }
+        await changed(.app(appId))
     }
 
     public func provider(appId: String, providerId: String) async throws -> ProviderCredential? {
-        try await lookup { db in
-            try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)")
-                .firstRow().map(Self.provider)
-        }
+        try await providers(appId: appId).first { $0.providerId == providerId }
     }
 
     public func providers(appId: String) async throws -> [ProviderCredential] {
-        try await lookup { db in
-            try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) ORDER BY provider_id").rows().map(Self.provider)
-        }
+        try await cached(cache.providers, [appId]) { _ in
+            [appId: try await lookup { db in
+                try await db.raw("SELECT * FROM providers WHERE app_id = \(bind: appId) ORDER BY provider_id").rows().map(Self.provider)
+            }]
+        }[appId] ?? []
     }
 
     public func deleteProvider(appId: String, providerId: String, force: Bool) async throws -> ProviderDeletion {
         let lock = forUpdate
-        return try await transaction { db in
+        let deletion = try await transaction { db -> ProviderDeletion in
             guard try await db.raw("""
                 SELECT provider_id FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)\(unsafeRaw: lock)
                 """).firstRow() != nil else { return .notFound }
@@ -70,6 +73,11 @@ extension SQLStore: ProviderRepository {
             try await db.raw("DELETE FROM providers WHERE app_id = \(bind: appId) AND provider_id = \(bind: providerId)").perform()
             return .deleted(tokensRemoved: tokens)
         }
+        if case .deleted(let tokens) = deletion {
+            await changed(.app(appId))
+            if tokens > 0 { await changed(.allUsers(appId: appId)) }
+        }
+        return deletion
     }
 
     static func provider(_ row: any SQLRow) throws -> ProviderCredential {

@@ -6,7 +6,7 @@ import SQLKit
 extension SQLStore: PushTokenRepository {
     public func register(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
         let lock = forUpdate
-        return try await transaction { db in
+        let registration = try await transaction { db in
             // Registrations of one user are serialised on the user's row, so the cap holds under
             // concurrent registrations (SQLite's transactions are serial already).
             guard try await db.raw("""
@@ -38,27 +38,28 @@ extension SQLStore: PushTokenRepository {
                     RETURNING push_token
                     """).rows().map { try $0.string("push_token") }
             }
-            let kept = try await db.raw("""
-                SELECT push_token FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)
-                ORDER BY last_seen_at DESC, push_token DESC
+            // The least recently registered beyond the cap go.
+            removed += try await db.raw("""
+                DELETE FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid) AND push_token NOT IN (
+                    SELECT push_token FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)
+                    ORDER BY last_seen_at DESC, push_token DESC LIMIT \(bind: maxPerUser))
+                RETURNING push_token
                 """).rows().map { try $0.string("push_token") }
-            let evicted = Array(kept.dropFirst(maxPerUser))
-            if !evicted.isEmpty {
-                try await db.delete(from: "push_tokens")
-                    .where("app_id", .equal, token.appId).where("push_token", .in, evicted).perform()
-                removed += evicted
-            }
             let moved = previousOwner.flatMap { $0 == token.uid ? nil : $0 }
             return TokenRegistration(token: stored, movedFromUid: moved, removedTokens: removed)
         }
+        // A token removed or moved from another user must never be pushed to again; one added
+        // may reach the other processes a moment later.
+        if registration.removedTokens.isEmpty, registration.movedFromUid == nil {
+            await changed(.addedToken(appId: token.appId, uid: token.uid))
+        } else {
+            await changed(.users(appId: token.appId, uids: [token.uid] + (registration.movedFromUid.map { [$0] } ?? [])))
+        }
+        return registration
     }
 
     public func tokens(appId: String, uid: String) async throws -> [PushToken] {
-        try await lookup { db in
-            try await db.raw("""
-                SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) ORDER BY last_seen_at DESC, push_token DESC
-                """).rows().map(Self.token)
-        }
+        try await tokens(appId: appId, uids: [uid])
     }
 
     public func tokens(appId: String, sessionId: String) async throws -> [PushToken] {
@@ -70,26 +71,30 @@ extension SQLStore: PushTokenRepository {
     }
 
     public func deleteToken(appId: String, uid: String, token: String) async throws -> Bool {
-        try await write { db in
+        let deleted = try await write { db in
             try await db.raw("""
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND push_token = \(bind: token) RETURNING push_token
                 """).firstRow() != nil
         }
+        if deleted { await changed(.users(appId: appId, uids: [uid])) }
+        return deleted
     }
 
     public func deleteTokens(appId: String, sessionId: String) async throws -> Int {
-        try await write { db in
+        let owners = try await write { db in
             try await db.raw("""
-                DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) RETURNING push_token
-                """).rows().count
+                DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) RETURNING uid
+                """).rows().map { try $0.string("uid") }
         }
+        if !owners.isEmpty { await changed(.users(appId: appId, uids: Array(Set(owners)))) }
+        return owners.count
     }
 
     public func prune(appId: String, token: String, reason: String, hint: String?, invalidSince: Date?, at date: Date) async throws -> Bool {
-        try await transaction { db in
+        let owner = try await transaction { db -> String? in
             guard let row = try await db.raw("""
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND push_token = \(bind: token) RETURNING *
-                """).firstRow() else { return false }
+                """).firstRow() else { return nil }
             let removed = try Self.token(row)
             try await db.raw("""
                 INSERT INTO pruned_tokens (app_id, push_token, uid, session_id, provider_id, platform, created_at, last_seen_at,
@@ -98,8 +103,11 @@ extension SQLStore: PushTokenRepository {
                         \(bind: removed.platform.rawValue), \(bind: removed.createdAt.ms), \(bind: removed.lastSeenAt.ms),
                         \(bind: reason), \(bind: hint), \(bind: invalidSince?.ms), \(bind: date.ms))
                 """).perform()
-            return true
+            return removed.uid
         }
+        guard let owner else { return false }
+        await changed(.users(appId: appId, uids: [owner]))
+        return true
     }
 
     public func prunedTokens(appId: String, uid: String?, limit: Int) async throws -> [PrunedToken] {

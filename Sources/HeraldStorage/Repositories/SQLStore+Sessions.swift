@@ -11,13 +11,17 @@ extension SQLStore: SessionRepository {
                         \(bind: session.deviceName), \(bind: session.createdAt.ms), \(bind: session.expiresAt?.ms))
                 """).perform()
         }
+        // A new token's hash prefix was not a session before: only this process can have looked it up.
+        cache.sessions.forget([Self.prefix(tokenHash)])
     }
 
     public func sessions(tokenHashPrefix: String) async throws -> [HashedCredential<Session>] {
-        try await lookup { db in
-            try await db.raw("SELECT * FROM sessions WHERE substr(token_hash, 1, 16) = \(bind: tokenHashPrefix)")
-                .rows().map { HashedCredential(hash: try $0.string("token_hash"), owner: try Self.session($0)) }
-        }
+        try await cached(cache.sessions, [tokenHashPrefix]) { _ in
+            [tokenHashPrefix: try await lookup { db in
+                try await db.raw("SELECT * FROM sessions WHERE substr(token_hash, 1, 16) = \(bind: tokenHashPrefix)")
+                    .rows().map { HashedCredential(hash: try $0.string("token_hash"), owner: try Self.session($0)) }
+            }]
+        }[tokenHashPrefix] ?? []
     }
 
     public func sessions(appId: String, uid: String) async throws -> [Session] {
@@ -28,7 +32,7 @@ extension SQLStore: SessionRepository {
     }
 
     public func deleteSession(appId: String, uid: String, sessionId: String) async throws -> Bool {
-        try await transaction { db in
+        let deleted = try await transaction { db in
             let deleted = try await db.raw("""
                 DELETE FROM sessions WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: sessionId) RETURNING id
                 """).firstRow() != nil
@@ -37,6 +41,8 @@ extension SQLStore: SessionRepository {
             }
             return deleted
         }
+        if deleted { await changed(.credentials, .users(appId: appId, uids: [uid])) }
+        return deleted
     }
 
     public func expiredSessions(before date: Date, limit: Int) async throws -> [Session] {

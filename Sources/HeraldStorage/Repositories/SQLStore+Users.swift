@@ -7,7 +7,7 @@ extension SQLStore: UserRepository {
     public func upsertUser(appId: String, _ user: User) async throws -> User {
         let metadata = try user.metadata.map { try JSONValue.object($0).jsonText() }
         let tags = StoredJSON.text(strings: user.tags)
-        return try await write { db in
+        let stored = try await write { db in
             let row = try await db.raw("""
                 INSERT INTO users (app_id, uid, name, avatar, metadata, tags, locale, time_zone, created_at, updated_at)
                 VALUES (\(bind: appId), \(bind: user.uid), \(bind: user.name), \(bind: user.avatar), \(bind: metadata),
@@ -20,6 +20,8 @@ extension SQLStore: UserRepository {
             guard let row else { throw HeraldError(.internal, "the user was not stored") }
             return try Self.user(row)
         }
+        await changed(.users(appId: appId, uids: [user.uid]))
+        return stored
     }
 
     public func upsertUsers(appId: String, _ users: [User]) async throws {
@@ -38,16 +40,15 @@ extension SQLStore: UserRepository {
                 }.perform()
             }
         }
+        await changed(.users(appId: appId, uids: users.map(\.uid)))
     }
 
     public func user(appId: String, uid: String) async throws -> User? {
-        try await lookup { db in
-            try await db.raw("SELECT * FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").firstRow().map(Self.user)
-        }
+        try await users(appId: appId, uids: [uid])[uid]
     }
 
     public func deleteUser(appId: String, uid: String) async throws -> Bool {
-        try await transaction { db in
+        let deleted = try await transaction { db in
             let deleted = try await db.raw("DELETE FROM users WHERE app_id = \(bind: appId) AND uid = \(bind: uid) RETURNING uid").firstRow() != nil
             guard deleted else { return false }
             try await db.raw("DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").perform()
@@ -55,6 +56,8 @@ extension SQLStore: UserRepository {
             try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND uid = \(bind: uid)").perform()
             return true
         }
+        if deleted { await changed(.users(appId: appId, uids: [uid]), .credentials) }
+        return deleted
     }
 
     public func searchUsers(appId: String, query: String, limit: Int) async throws -> [User] {

@@ -12,17 +12,19 @@ import Tracing
 /// are bounded by one batch. A delivery is never stored twice.
 public struct FanOut: Sendable {
     let ports: EnginePorts
-    let snapshots: AppSnapshotCache
+    let snapshots: AppSnapshots
     let dispatcher: Dispatcher
     public let handOff: EventHandOff
     let ledger: UnreadLedger
     let clock: any WallClock
     public var pageSize: Int
-    /// How long a claimed event is ours before another worker may take it over.
-    public var lease: TimeInterval
+    /// Who this process claims events as, and for how long before another worker may take one over.
+    public var claims: ClaimPolicy
+    public var lease: TimeInterval { claims.lease }
 
-    public init(ports: EnginePorts, snapshots: AppSnapshotCache, dispatcher: Dispatcher, handOff: EventHandOff = EventHandOff(),
-                ledger: UnreadLedger = UnreadLedger(), clock: any WallClock = SystemWallClock(), pageSize: Int = 1_000, lease: TimeInterval = 60) {
+    public init(ports: EnginePorts, snapshots: AppSnapshots, dispatcher: Dispatcher, handOff: EventHandOff = EventHandOff(),
+                ledger: UnreadLedger = UnreadLedger(), clock: any WallClock = SystemWallClock(), pageSize: Int = 1_000,
+                claims: ClaimPolicy = .anonymous()) {
         self.ports = ports
         self.snapshots = snapshots
         self.dispatcher = dispatcher
@@ -30,7 +32,7 @@ public struct FanOut: Sendable {
         self.ledger = ledger
         self.clock = clock
         self.pageSize = pageSize
-        self.lease = lease
+        self.claims = claims
     }
 
     public struct Result: Sendable {
@@ -70,7 +72,7 @@ public struct FanOut: Sendable {
         var batch = handOff.take(limit)
         if claim || handOff.shouldClaim() {
             let wanted = max(limit - batch.count, limit / 4)
-            let claimed = try await ports.events.claimEvents(limit: wanted, now: now, leaseUntil: now.addingTimeInterval(lease))
+            let claimed = try await ports.events.claimEvents(limit: wanted, now: now, claim: claims.claim(at: now))
             handOff.claimed(claimed.count, of: wanted)
             batch += claimed
         }

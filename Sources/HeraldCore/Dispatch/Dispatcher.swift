@@ -7,12 +7,12 @@ import HeraldModels
 /// declares dead, and setting aside credentials it declares broken.
 public struct Dispatcher: Sendable {
     let ports: EnginePorts
-    let snapshots: AppSnapshotCache
+    let snapshots: AppSnapshots
     let events: ResolvedEventCache
     let clock: any WallClock
     public var retry: RetryPolicy
 
-    public init(ports: EnginePorts, snapshots: AppSnapshotCache, clock: any WallClock = SystemWallClock(), retry: RetryPolicy = .init()) {
+    public init(ports: EnginePorts, snapshots: AppSnapshots, clock: any WallClock = SystemWallClock(), retry: RetryPolicy = .init()) {
         self.ports = ports
         self.snapshots = snapshots
         self.events = ResolvedEventCache(ports: ports)
@@ -96,7 +96,6 @@ public struct Dispatcher: Sendable {
         guard let broken else { return }
         try? await ports.providers.markProviderBroken(appId: credential.appId, providerId: credential.providerId, reason: broken, at: date,
                                                       version: credential.updatedAt)
-        await snapshots.invalidate(appId: credential.appId)
         ports.observer.credentialSetAside(appId: credential.appId, providerId: credential.providerId, reason: broken)
     }
 

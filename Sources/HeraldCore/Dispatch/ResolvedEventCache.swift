@@ -11,7 +11,7 @@ actor ResolvedEventCache {
         self.ports = ports
     }
 
-    func resolvedEvent(appId: String, eventId: String, snapshots: AppSnapshotCache) async throws -> ResolvedEvent? {
+    func resolvedEvent(appId: String, eventId: String, snapshots: AppSnapshots) async throws -> ResolvedEvent? {
         if let known = resolved[eventId] { return known }
         guard let stored = try await ports.events.storedEvent(appId: appId, id: eventId), let snapshot = try await snapshots.app(appId) else { return nil }
         let users = try await ports.directory.users(appId: appId, uids: ResolvedEvent.namedUids(stored.event))

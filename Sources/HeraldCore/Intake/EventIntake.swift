@@ -9,17 +9,17 @@ public struct EventIntake: Sendable {
     let clock: any WallClock
     /// This process's fan-out, which takes accepted events straight from here when it has room.
     let handOff: EventHandOff?
-    let lease: TimeInterval
+    let claims: ClaimPolicy
 
     public static let maxBatch = 500
 
     public init(events: any EventRepository, observer: any EngineObserver = SilentObserver(), clock: any WallClock = SystemWallClock(),
-                handOff: EventHandOff? = nil, lease: TimeInterval = 60) {
+                handOff: EventHandOff? = nil, claims: ClaimPolicy = .anonymous()) {
         self.events = events
         self.observer = observer
         self.clock = clock
         self.handOff = handOff
-        self.lease = lease
+        self.claims = claims
     }
 
     /// Parses and stores; returns the event ids in order (an already-used client id gives the
@@ -47,13 +47,13 @@ public struct EventIntake: Sendable {
                                     traceParent: traceParent))
         }
         guard let handOff, handOff.reserve(parsed.count) else {
-            let ids = try await insert(parsed, claimedUntil: nil, paths: items.map(\.1))
+            let ids = try await insert(parsed, claim: nil, paths: items.map(\.1))
             observer.accepted(events: parsed.count)
             return ids
         }
         let ids: [String]
         do {
-            ids = try await insert(parsed, claimedUntil: now.addingTimeInterval(lease), paths: items.map(\.1))
+            ids = try await insert(parsed, claim: claims.claim(at: now), paths: items.map(\.1))
         } catch {
             handOff.cancel(parsed.count)
             throw error
@@ -66,9 +66,9 @@ public struct EventIntake: Sendable {
     }
 
     /// Stores the events; an id used before for another event is a 409 naming it.
-    private func insert(_ parsed: [ChatEvent], claimedUntil: Date?, paths: [String]) async throws -> [String] {
+    private func insert(_ parsed: [ChatEvent], claim: Claim?, paths: [String]) async throws -> [String] {
         do {
-            return try await events.insertEvents(parsed, claimedUntil: claimedUntil)
+            return try await events.insertEvents(parsed, claim: claim)
         } catch let conflict as EventIdConflict {
             let path = parsed.firstIndex { $0.clientId == conflict.clientId }.map { paths[$0] } ?? ""
             throw HeraldError(.conflict, code: "event_id_conflict",

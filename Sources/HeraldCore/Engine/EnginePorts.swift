@@ -16,6 +16,7 @@ public struct EnginePorts: Sendable {
     public var presence: any PresenceView
     public var realtime: any RealtimeDelivery
     public var gateway: any PushGateway
+    public var claims: any ClaimRepository
     public var observer: any EngineObserver
     /// Feed items, for campaign pushes (whose deliveries name an item instead of an event).
     public var feed: (any FeedRepository)?
@@ -34,6 +35,7 @@ public struct EnginePorts: Sendable {
         presence: any PresenceView,
         realtime: any RealtimeDelivery,
         gateway: any PushGateway,
+        claims: any ClaimRepository,
         observer: any EngineObserver = SilentObserver(),
         feed: (any FeedRepository)? = nil
     ) {
@@ -50,6 +52,7 @@ public struct EnginePorts: Sendable {
         self.presence = presence
         self.realtime = realtime
         self.gateway = gateway
+        self.claims = claims
         self.observer = observer
         self.feed = feed
     }

@@ -1,0 +1,148 @@
+import Foundation
+import HeraldCore
+import Logging
+import SQLKit
+import Synchronization
+
+/// Cache changes between the Herald processes of one PostgreSQL database, over `LISTEN/NOTIFY`.
+/// A process that wrote publishes what changed; every other process drops it and, for a strict
+/// change, answers; the writer's call returns once every live process (heartbeat within
+/// `liveWithin`) has answered, so no process serves a revoked key, a deleted token or a disabled
+/// provider after the write returned. A process uses its caches only once it listens.
+final class CacheBus: Sendable {
+    static let channel = "herald_cache"
+    static let ackChannel = "herald_cache_ack"
+
+    let instance: String
+    private let source: PostgresSource
+    private let cache: StoreCache
+    private let logger: Logger
+    /// A process whose heartbeat is older is not waited for.
+    let liveWithin: TimeInterval = 5
+    /// How long a writer waits for the other processes before going on (and saying so).
+    let ackTimeout: Duration = .seconds(3)
+
+    private struct Waiting {
+        var pending: Set<String>
+        var continuation: CheckedContinuation<Void, Never>
+        var timer: Task<Void, Never>?
+    }
+
+    private struct State {
+        var sequence: UInt64 = 0
+        var waiting: [UInt64: Waiting] = [:]
+        var listening: Set<String> = []
+    }
+
+    private let state = Mutex(State())
+
+    init(instance: String, source: PostgresSource, cache: StoreCache, logger: Logger) {
+        self.instance = instance
+        self.source = source
+        self.cache = cache
+        self.logger = logger
+    }
+
+    /// Both channels are listened to: the caches may be used.
+    var isListening: Bool { state.withLock { $0.listening.count == 2 } }
+
+    /// Tells the other processes; for a strict change, waits until the live ones dropped it.
+    func publish(_ change: CacheChange) async {
+        let sequence = state.withLock { state -> UInt64 in
+            state.sequence += 1
+            return state.sequence
+        }
+        let waitFor: Set<String>
+        if change.strict {
+            waitFor = (try? await liveInstances()) ?? []
+        } else {
+            waitFor = []
+        }
+        let message = "\(instance) \(sequence) \(change.strict && !waitFor.isEmpty ? 1 : 0) \(change.text)"
+        guard !waitFor.isEmpty else {
+            try? await notify(Self.channel, message)
+            return
+        }
+        await withCheckedContinuation { continuation in
+            state.withLock { $0.waiting[sequence] = Waiting(pending: waitFor, continuation: continuation) }
+            let timer = Task {
+                try? await notify(Self.channel, message)
+                try? await Task.sleep(for: ackTimeout)
+                guard !Task.isCancelled, let late = finish(sequence) else { return }
+                logger.warning("processes did not confirm a cache change in time", metadata: ["processes": "\(late.sorted())", "change": "\(change.text.prefix(80))"])
+            }
+            state.withLock { $0.waiting[sequence]?.timer = timer }
+        }
+    }
+
+    /// Listens to both channels until cancelled.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.listen(Self.channel, self.received) }
+            group.addTask { await self.listen(Self.ackChannel, self.acknowledged) }
+        }
+    }
+
+    private func listen(_ channel: String, _ handler: @escaping @Sendable (String) async -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await source.listen(channel: channel, onListening: { _ = self.state.withLock { $0.listening.insert(channel) } }, handler: handler)
+            } catch {
+                guard !Task.isCancelled else { return }
+                logger.warning("cache channel lost; caches are dropped and listened again", metadata: ["channel": "\(channel)", "error": "\(error)"])
+            }
+            // Changes may have been missed while not listening: start again from empty caches.
+            _ = state.withLock { $0.listening.remove(channel) }
+            cache.apply(.credentials)
+            cache.apply(.allUsers(appId: ""))
+            cache.apps.forgetAll()
+            cache.providers.forgetAll()
+            cache.templates.forgetAll()
+            cache.unread.forgetAll()
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func received(_ message: String) async {
+        let parts = message.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] != instance, let change = CacheChange(text: String(parts[3])) else { return }
+        cache.apply(change)
+        if parts[2] == "1" { try? await notify(Self.ackChannel, "\(parts[0]) \(parts[1]) \(instance)") }
+    }
+
+    private func acknowledged(_ message: String) async {
+        let parts = message.split(separator: " ")
+        guard parts.count == 3, parts[0] == instance, let sequence = UInt64(parts[1]) else { return }
+        let done = state.withLock { state -> Waiting? in
+            guard var waiting = state.waiting[sequence] else { return nil }
+            waiting.pending.remove(String(parts[2]))
+            guard waiting.pending.isEmpty else {
+                state.waiting[sequence] = waiting
+                return nil
+            }
+            state.waiting[sequence] = nil
+            return waiting
+        }
+        done?.continuation.resume()
+        done?.timer?.cancel()
+    }
+
+    /// Ends a wait (its time ran out); the processes that had not answered.
+    private func finish(_ sequence: UInt64) -> Set<String>? {
+        let waiting = state.withLock { $0.waiting.removeValue(forKey: sequence) }
+        waiting?.continuation.resume()
+        return waiting?.pending
+    }
+
+    private func liveInstances() async throws -> Set<String> {
+        let since = Date().addingTimeInterval(-liveWithin).ms
+        let me = instance
+        return Set(try await source.read { db in
+            try await db.raw("SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since) AND instance_id <> \(bind: me)").rows()
+        }.map { try $0.string("instance_id") })
+    }
+
+    private func notify(_ channel: String, _ payload: String) async throws {
+        try await source.write { db in try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").perform() }
+    }
+}

@@ -1,0 +1,88 @@
+import Synchronization
+
+/// One table of cached values, read in bulk. A value loaded while its key changed is returned to
+/// its caller but not kept (it may predate the change): every change is numbered, each key
+/// remembers the number of its last change, and a load keeps only the keys that did not change
+/// since it began. (The memory of changes is bounded; past it, loads that began before its
+/// start keep nothing.)
+final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct State {
+        var epoch: UInt64 = 0
+        var values: [Key: Value] = [:]
+        var changedAt: [Key: UInt64] = [:]
+        /// Loads that began before this change keep nothing.
+        var floor: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// Most values kept; past it the table starts again empty.
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The cached values of `keys`, the keys to load, and the epoch to store them under.
+    func lookup(_ keys: some Sequence<Key>) -> (found: [Key: Value], missing: [Key], epoch: UInt64) {
+        state.withLock { state in
+            var found: [Key: Value] = [:]
+            var missing: [Key] = []
+            for key in keys {
+                if let value = state.values[key] { found[key] = value } else { missing.append(key) }
+            }
+            return (found, missing, state.epoch)
+        }
+    }
+
+    /// Keeps loaded values, but those whose key changed since `epoch`.
+    func store(_ loaded: [Key: Value], loadedAt epoch: UInt64) {
+        state.withLock { state in
+            guard epoch >= state.floor else { return }
+            if state.values.count + loaded.count > limit {
+                state.values.removeAll(keepingCapacity: true)
+            }
+            for (key, value) in loaded {
+                if let changed = state.changedAt[key], changed > epoch { continue }
+                state.values[key] = value
+            }
+        }
+    }
+
+    func forget(_ keys: some Sequence<Key>) {
+        state.withLock { state in
+            state.epoch &+= 1
+            for key in keys {
+                state.values[key] = nil
+                Self.noteChange(key, in: &state)
+            }
+        }
+    }
+
+    func forgetAll() {
+        state.withLock { state in
+            state.epoch &+= 1
+            state.values.removeAll(keepingCapacity: true)
+            state.changedAt.removeAll(keepingCapacity: true)
+            state.floor = state.epoch
+        }
+    }
+
+    /// Changes a cached value in place (a change this process made and knows the result of).
+    func update(_ key: Key, _ change: (inout Value) -> Void) {
+        state.withLock { state in
+            state.epoch &+= 1
+            Self.noteChange(key, in: &state)
+            guard var value = state.values[key] else { return }
+            change(&value)
+            state.values[key] = value
+        }
+    }
+
+    private static func noteChange(_ key: Key, in state: inout State) {
+        if state.changedAt.count >= 100_000 {
+            state.changedAt.removeAll(keepingCapacity: true)
+            state.floor = state.epoch
+        }
+        state.changedAt[key] = state.epoch
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HeraldCore
+
+/// A value that stands for "nothing stored" for a key a load did not return: no user, no
+/// tokens, no preferences.
+protocol AbsentValue {
+    static var absent: Self { get }
+}
+
+extension Optional: AbsentValue {
+    static var absent: Self { nil }
+}
+
+extension Array: AbsentValue {
+    static var absent: Self { [] }
+}
+
+extension Dictionary: AbsentValue {
+    static var absent: Self { [:] }
+}
+
+extension SQLStore {
+    /// Per-user values of an app: the cached ones, the rest loaded in chunks of 1,000 (`load`
+    /// returns the users it found; the others are stored as absent) and kept.
+    func perUser<Value: Sendable & AbsentValue>(_ table: CacheTable<StoreCache.UserKey, Value>, appId: String, uids: [String],
+                                                load: ([String]) async throws -> [String: Value]) async throws -> [String: Value] {
+        let keys = uids.map { StoreCache.UserKey(appId: appId, uid: $0) }
+        let values = try await cached(table, keys) { missing in
+            var loaded: [StoreCache.UserKey: Value] = [:]
+            for chunk in missing.map(\.uid).chunks(of: 1_000) {
+                let found = try await load(chunk)
+                for uid in chunk { loaded[StoreCache.UserKey(appId: appId, uid: uid)] = found[uid] ?? .absent }
+            }
+            return loaded
+        }
+        var byUid: [String: Value] = [:]
+        byUid.reserveCapacity(values.count)
+        for (key, value) in values { byUid[key.uid] = value }
+        return byUid
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HeraldCore
+
+/// What the engine and the API read again and again, kept in this process: apps with their
+/// providers and templates, API keys and sessions, and per user their row, tokens, preferences,
+/// mutes and unread counts. Every write drops (or, for unread counts, updates) what it changed
+/// before it returns; with several processes on PostgreSQL the change also travels to the
+/// others (``CacheBus``).
+final class StoreCache: Sendable {
+    struct UserKey: Hashable, Sendable {
+        var appId: String
+        var uid: String
+    }
+
+    /// An app that does not exist is cached as nil (an unknown app id asks the database once).
+    let apps = CacheTable<String, App?>(limit: 10_000)
+    let providers = CacheTable<String, [ProviderCredential]>(limit: 10_000)
+    let templates = CacheTable<String, [PushTemplate]>(limit: 10_000)
+    /// By the first characters of the hash.
+    let apiKeys = CacheTable<String, [HashedCredential<String>]>(limit: 50_000)
+    let sessions = CacheTable<String, [HashedCredential<Session>]>(limit: 200_000)
+    /// A uid the directory does not know is cached as nil.
+    let users = CacheTable<UserKey, User?>(limit: 500_000)
+    let tokens = CacheTable<UserKey, [PushToken]>(limit: 500_000)
+    let preferences = CacheTable<UserKey, NotificationPreferences?>(limit: 500_000)
+    let mutes = CacheTable<UserKey, [ConversationMute]>(limit: 500_000)
+    let unread = CacheTable<UserKey, [String: Int]>(limit: 500_000)
+
+    func apply(_ change: CacheChange) {
+        switch change {
+        case .app(let appId):
+            apps.forget([appId])
+            providers.forget([appId])
+            templates.forget([appId])
+        case .credentials:
+            apiKeys.forgetAll()
+            sessions.forgetAll()
+        case .users(let appId, let uids):
+            let keys = uids.map { UserKey(appId: appId, uid: $0) }
+            for table in [users.forget, tokens.forget, preferences.forget, mutes.forget] as [([UserKey]) -> Void] { table(keys) }
+        case .allUsers:
+            users.forgetAll()
+            tokens.forgetAll()
+            preferences.forgetAll()
+            mutes.forgetAll()
+        case .addedToken(let appId, let uid):
+            tokens.forget([UserKey(appId: appId, uid: uid)])
+        case .unread(let appId, let uids):
+            if uids.isEmpty { unread.forgetAll() } else { unread.forget(uids.map { UserKey(appId: appId, uid: $0) }) }
+        }
+    }
+}
