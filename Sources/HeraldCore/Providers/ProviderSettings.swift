@@ -2,6 +2,9 @@ import Foundation
 import HeraldModels
 
 /// A credential's settings and safe facts, each kind with its own fields.
+/// (Its accessors are not inlined: Swift 6.3.1's optimizer, inlining a switch over these cases
+/// into a caller that borrows the credential, fails its ownership check — "Found outside of
+/// lifetime use" — and the release build stops.)
 public enum ProviderSettings: Sendable, Equatable {
     case fcm(FCMSettings)
     case apns(APNsSettings)
@@ -9,7 +12,7 @@ public enum ProviderSettings: Sendable, Equatable {
     case webhook(WebhookSettings)
     case hms(HMSSettings)
 
-    public var kind: ProviderKind {
+    @inline(never) public var kind: ProviderKind {
         switch self {
         case .fcm: .fcm
         case .apns: .apns
@@ -19,7 +22,7 @@ public enum ProviderSettings: Sendable, Equatable {
     }
 
     /// FCM's and Huawei's "include notification key": a visible `notification` beside the data.
-    public var includesNotification: Bool {
+    @inline(never) public var includesNotification: Bool {
         switch self {
         case .fcm(let fcm): fcm.includeNotificationKey
         case .hms(let hms): hms.includeNotificationKey
@@ -27,22 +30,28 @@ public enum ProviderSettings: Sendable, Equatable {
         }
     }
 
-    public var fcm: FCMSettings? {
+    /// When an APNs client certificate stops working; nil for every other credential.
+    @inline(never) public var certificateExpiresAt: Date? {
+        guard case .apns(let settings) = self, case .certificate(_, let expiresAt) = settings.auth else { return nil }
+        return expiresAt
+    }
+
+    @inline(never) public var fcm: FCMSettings? {
         if case .fcm(let settings) = self { return settings }
         return nil
     }
 
-    public var apns: APNsSettings? {
+    @inline(never) public var apns: APNsSettings? {
         if case .apns(let settings) = self { return settings }
         return nil
     }
 
-    public var webhook: WebhookSettings? {
+    @inline(never) public var webhook: WebhookSettings? {
         if case .webhook(let settings) = self { return settings }
         return nil
     }
 
-    public var hms: HMSSettings? {
+    @inline(never) public var hms: HMSSettings? {
         if case .hms(let settings) = self { return settings }
         return nil
     }

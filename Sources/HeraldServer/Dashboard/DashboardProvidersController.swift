@@ -131,8 +131,9 @@ struct DashboardProvidersController: Sendable {
         let facts = Self.facts(config.settings).compactMap { label, value in
             value.flatMap { $0.isEmpty ? nil : ProvidersPage.Fact(label: label, value: $0) }
         }
+        let certificateExpiry = config.settings.certificateExpiresAt
         var warning: String?
-        if let expiry = config.settings.apns?.certificateExpiresAt {
+        if let expiry = certificateExpiry {
             if expiry <= now {
                 warning = "The certificate expired on \(DashboardFormat.date(expiry)). Pushes through it fail; upload a new one."
             } else if expiry.timeIntervalSince(now) < Self.expiryWarning {
@@ -140,7 +141,7 @@ struct DashboardProvidersController: Sendable {
             }
         }
         return ProvidersPage.Row(id: credential.providerId, kind: credential.kind.displayName, enabled: config.enabled, facts: facts,
-                                 broken: config.broken?.reason, expires: config.settings.apns?.certificateExpiresAt.map(DashboardFormat.date),
+                                 broken: config.broken?.reason, expires: certificateExpiry.map(DashboardFormat.date),
                                  expiryWarning: warning)
     }
 
@@ -173,7 +174,7 @@ struct DashboardProvidersController: Sendable {
             platforms: DashboardOption.list(platforms, selected: test?.values["platform"] ?? platforms.first),
             testValues: test?.values ?? ["title": "Herald test", "body": "It works."],
             providerId: existing?.providerId, broken: existing?.config.broken?.reason,
-            expires: existing?.config.settings.apns?.certificateExpiresAt.map(DashboardFormat.date), verdict: test?.verdict, testErrors: test?.errors ?? [:])
+            expires: existing?.config.settings.certificateExpiresAt.map(DashboardFormat.date), verdict: test?.verdict, testErrors: test?.errors ?? [:])
         let title = existing.map { "Provider \($0.providerId)" } ?? "Add \(kind.displayName)"
         return dashboard.view.page(page, title: title, section: "/dashboard/providers", signedIn: signedIn, status: status, notice: notice)
     }

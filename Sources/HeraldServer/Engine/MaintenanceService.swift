@@ -46,7 +46,7 @@ extension MaintenanceService {
         let now = services.clock.now()
         for app in try await services.store.apps() {
             for credential in try await services.store.providers(appId: app.id) {
-                guard let expires = credential.config.settings.apns?.certificateExpiresAt else { continue }
+                guard let expires = credential.config.settings.certificateExpiresAt else { continue }
                 Gauge(label: "herald_apns_certificate_expiry_seconds", dimensions: [("app", app.id), ("provider", credential.providerId)])
                     .record(expires.timeIntervalSince(now))
             }
