@@ -24,7 +24,7 @@ import time
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -106,10 +106,23 @@ def fill(element_id, value):
     field.send_keys(value)
 
 
+def replaced(old):
+    """True once `old` left the document. Chromium reports a node of a page being torn down either as
+    stale or, in the instant between, as an inspector error ("does not belong to the document"):
+    both mean the page was replaced (selenium's staleness_of knows only the first)."""
+    def predicate(_):
+        try:
+            old.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return predicate
+
+
 def submit(form_selector="main form button[type=submit]"):
     old = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, form_selector).click()
-    wait.until(EC.staleness_of(old))
+    wait.until(replaced(old))
     wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1")))
 
 
