@@ -172,7 +172,7 @@ public final class APNsClient: Sendable {
         guard size <= notification.pushType.maxPayloadBytes else {
             return "PayloadTooLarge (local: \(size) bytes > \(notification.pushType.maxPayloadBytes))"
         }
-        guard notification.payload.withUnsafeReadableBytes({ JSONSyntax.isObject($0) }) else {
+        guard notification.payloadIsEncodedObject || notification.payload.withUnsafeReadableBytes({ JSONSyntax.isObject($0) }) else {
             return "InvalidPayload (local: not a JSON object)"
         }
         if let collapseId = notification.collapseId, collapseId.utf8.count > 64 { return "BadCollapseId (local: over 64 bytes)" }

@@ -17,6 +17,9 @@ public struct APNsNotification: Sendable {
     public var expiration: APNsExpiration
     public var collapseId: String?
     public var apnsId: UUID?
+    /// The payload was encoded here from a JSON object, so the local check need not parse it
+    /// again to know it is one (a payload given as bytes is parsed).
+    let payloadIsEncodedObject: Bool
 
     public init(deviceToken: String, pushType: APNsPushType = .alert, payload: ByteBuffer, priority: Int? = nil,
                 expiration: APNsExpiration = .none, collapseId: String? = nil, apnsId: UUID? = nil) {
@@ -27,13 +30,18 @@ public struct APNsNotification: Sendable {
         self.expiration = expiration
         self.collapseId = collapseId
         self.apnsId = apnsId
+        self.payloadIsEncodedObject = false
     }
 
     /// Core's push, encoded.
     public init(_ push: APNsPush) {
-        self.init(
-            deviceToken: push.deviceToken, pushType: APNsPushType(push.headers.kind), payload: ByteBuffer(bytes: JSONValue.object(push.payload).jsonBytes()),
-            priority: push.headers.priority.rawValue, expiration: push.headers.expiration, collapseId: push.headers.collapseId
-        )
+        self.deviceToken = push.deviceToken
+        self.pushType = APNsPushType(push.headers.kind)
+        self.payload = ByteBuffer(bytes: JSONValue.object(push.payload).jsonBytes())
+        self.priority = push.headers.priority.rawValue
+        self.expiration = push.headers.expiration
+        self.collapseId = push.headers.collapseId
+        self.apnsId = nil
+        self.payloadIsEncodedObject = true
     }
 }
