@@ -23,6 +23,50 @@ enum SQLiteValues {
         }
     }
 
+    /// SQLite copies the bound text or blob before the call returns.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Binds a bulk row's value to parameter `index` (1-based); SQLite's result code.
+    static func bind(_ value: BulkValue, at index: CInt, to statement: SQLiteStatement) -> CInt {
+        switch value {
+        case .null: sqlite3_bind_null(statement, index)
+        case .int(let number): sqlite3_bind_int64(statement, index, number)
+        case .bool(let flag): sqlite3_bind_int64(statement, index, flag ? 1 : 0)
+        case .text(let text): bind(text, at: index, to: statement)
+        }
+    }
+
+    /// Binds an SQLKit bind: the common types directly, anything else as its `DatabaseValue`.
+    static func bind(_ value: any Encodable, at index: CInt, to statement: SQLiteStatement) throws -> CInt {
+        switch value {
+        case let text as String: return bind(text, at: index, to: statement)
+        case let number as Int: return sqlite3_bind_int64(statement, index, Int64(number))
+        case let number as Int64: return sqlite3_bind_int64(statement, index, number)
+        case let flag as Bool: return sqlite3_bind_int64(statement, index, flag ? 1 : 0)
+        case let number as Double: return sqlite3_bind_double(statement, index, number)
+        default: return bind(try databaseValue(value), at: index, to: statement)
+        }
+    }
+
+    static func bind(_ value: DatabaseValue, at index: CInt, to statement: SQLiteStatement) -> CInt {
+        switch value.storage {
+        case .null: sqlite3_bind_null(statement, index)
+        case .int64(let number): sqlite3_bind_int64(statement, index, number)
+        case .double(let number): sqlite3_bind_double(statement, index, number)
+        case .string(let text): bind(text, at: index, to: statement)
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), transient) }
+        }
+    }
+
+    static func bind(_ text: String, at index: CInt, to statement: SQLiteStatement) -> CInt {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, nil) }
+            return sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), transient)
+        }
+    }
+
     /// Column `index` of the row `statement` was just stepped to.
     static func column(_ statement: SQLiteStatement, _ index: CInt) -> DatabaseValue {
         switch sqlite3_column_type(statement, index) {
@@ -74,15 +118,4 @@ private final class SingleValueEncoder: Encoder, SingleValueEncodingContainer {
     func encode(_ value: UInt32) throws { self.value = Int64(Int64(value)).databaseValue }
     func encode(_ value: UInt64) throws { self.value = Int64(Int64(bitPattern: value)).databaseValue }
     func encode<T: Encodable>(_ value: T) throws { try value.encode(to: self) }
-}
-
-extension BulkValue {
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .int(let number): number.databaseValue
-        case .text(let text): text.databaseValue
-        case .bool(let flag): Int64(flag ? 1 : 0).databaseValue
-        }
-    }
 }

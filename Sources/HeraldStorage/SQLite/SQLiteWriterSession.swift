@@ -36,6 +36,6 @@ struct SQLiteWriterSession: SQLDatabase {
     /// Runs one prepared statement per row now; only on the writer's executor.
     func runEachNow(_ sql: String, rows: [[BulkValue]]) throws -> [SQLiteRow] {
         guard let db = writer.executor.database else { throw HeraldStorageError.writerUnavailable }
-        return try SQLiteStatements.runEach(sql, rows: rows.map { $0.map(\.databaseValue) }, on: db)
+        return try SQLiteStatements.runEach(sql, rows: rows, on: db)
     }
 }
