@@ -227,7 +227,11 @@ let package = Package(
             resources: [.copy("Payloads")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldModels", "HeraldFixtures"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HeraldCoreTests",
+            dependencies: ["HeraldCore", "HeraldModels", "HeraldFixtures", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HeraldProvidersTests",
             dependencies: [

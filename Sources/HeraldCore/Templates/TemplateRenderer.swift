@@ -1,8 +1,9 @@
 import Foundation
 import Mustache
 
-/// Renders template texts with swift-mustache, as plain text (no HTML escaping: a push is not a
-/// web page). Compiled templates are kept, so a text is parsed once however many pushes use it.
+/// Renders template texts with Mustache's rules, as plain text (no HTML escaping: a push is not a
+/// web page). Compiled templates are kept, so a text is parsed once however many pushes use it
+/// (``CompiledTemplate``: the common ones without swift-mustache's general machinery).
 public enum TemplateRenderer {
     private static let cache = TemplateCache()
 
@@ -54,13 +55,13 @@ public enum TemplateRenderer {
 private final class TemplateCache: @unchecked Sendable {
     // @unchecked: the dictionary is only touched under `lock`.
     private let lock = NSLock()
-    private var compiled: [String: MustacheTemplate] = [:]
+    private var compiled: [String: CompiledTemplate] = [:]
 
-    func template(_ text: String) -> MustacheTemplate? {
+    func template(_ text: String) -> CompiledTemplate? {
         lock.lock()
         defer { lock.unlock() }
         if let found = compiled[text] { return found }
-        guard let template = try? MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + text) else { return nil }
+        guard let template = CompiledTemplate(text) else { return nil }
         if compiled.count > 10_000 { compiled.removeAll() }
         compiled[text] = template
         return template
