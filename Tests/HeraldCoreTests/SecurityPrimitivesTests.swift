@@ -1,8 +1,23 @@
+import Foundation
 import HeraldCore
 import Testing
 
 @Suite("Security primitives")
 struct SecurityPrimitivesTests {
+    @Test func uuidsAreVersionFourAndDistinct() throws {
+        var seen = Set<String>()
+        for _ in 0..<2_000 {
+            let text = Identifier.uuid()
+            let parsed = try #require(UUID(uuidString: text), "\(text)")
+            #expect(parsed.uuidString.lowercased() == text)
+            let bytes = parsed.uuid
+            #expect(bytes.6 >> 4 == 4, "version nibble of \(text)")
+            #expect(bytes.8 >> 6 == 0b10, "variant bits of \(text)")
+            seen.insert(text)
+        }
+        #expect(seen.count == 2_000)
+    }
+
     @Test func constantTimeEqualityIsEquality() {
         #expect(ConstantTime.equals("", ""))
         #expect(ConstantTime.equals("a3f9", "a3f9"))

@@ -46,7 +46,7 @@ public struct FeedPublisher: Sendable {
                 id: Identifier.timeOrdered(FeedItem.idPrefix, now: now), appId: appId, uid: user.uid, campaignId: spec.campaignId,
                 channelId: spec.channelId, categoryId: spec.categoryId, category: spec.category, content: card, metadata: spec.metadata,
                 tags: spec.tags, sender: spec.sender, sentAt: now,
-                pushNotificationId: spec.push == nil ? nil : UUID().uuidString.lowercased(),
+                pushNotificationId: spec.push == nil ? nil : Identifier.uuid(),
                 pushTitle: spec.push.map { TemplateRenderer.render($0.title, context) },
                 pushBody: spec.push.map { TemplateRenderer.render($0.body, context) }
             ))

@@ -26,6 +26,24 @@ public enum Identifier {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A random (version 4) UUID, lower-case. Foundation's `UUID()` opens `/dev/urandom` for
+    /// every one on Linux; this asks the system's generator for sixteen bytes.
+    public static func uuid() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var high: UInt64 = generator.next(), low: UInt64 = generator.next()
+        high = (high & ~0xF000) | 0x4000  // version 4
+        low = (low & ~(0xC000_0000_0000_0000 as UInt64)) | 0x8000_0000_0000_0000  // the RFC 4122 variant
+        let text = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+        let digits = Array(text.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(36)
+        for (index, digit) in digits.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { out.append(UInt8(ascii: "-")) }
+            out.append(digit)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// `prefix`, the time in milliseconds (11 hexadecimal digits) and 8 random bytes: ids made one
     /// after another sort together, so a table keyed by them grows at its end instead of at
     /// random pages of its index.
@@ -33,5 +51,11 @@ public enum Identifier {
         let ms = UInt64(max(0, now.timeIntervalSince1970 * 1000))
         let time = String(ms, radix: 16)
         return prefix + String(repeating: "0", count: max(0, 11 - time.count)) + time + hex(bytes: 8)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HeraldCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
@@ -134,7 +135,7 @@ public final class APNsStandIn: Sendable {
                 state.goAwayAfterStreams = nil
             }
         }
-        let apnsId = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
+        let apnsId = request.headers["apns-id"] ?? Identifier.uuid()
         let deviceToken = String(request.path.dropFirst("/3/device/".count))
         let fault = state.faults?.decide(key: deviceToken)
         if let fault, let status = fault.refusal {

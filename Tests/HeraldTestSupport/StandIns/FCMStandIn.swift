@@ -204,7 +204,7 @@ public final class FCMStandIn: Sendable {
         if state.recordMessages { state.messages.append(Data(JSONValue.object(message).jsonBytes())) }
         state.faults?.accepted(key: token)
         state.observer?(request.body)
-        var answer = StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(UUID().uuidString)"}"#,
+        var answer = StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(Identifier.uuid())"}"#,
                                      goAway: fault?.goAway ?? false, delay: fault?.delay)
         answer.gracefully = true
         return answer
