@@ -2,7 +2,7 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "HeraldAPI",
             dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
             ],
             // Compiled into the binary: the release is one file, with no resource bundle beside it.
             resources: [.embedInCode("openapi.yaml"), .embedInCode("card-schema.json")],
@@ -245,8 +245,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The SDK against a live server; its payload parsing against the server's golden payloads.
-        .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldCards", "HeraldFixtures", "HeraldTestSupport"],
-                    exclude: ["Snapshots"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HeraldKitTests",
+            dependencies: ["HeraldKit", "HeraldCards", "HeraldFixtures", "HeraldTestSupport"],
+            exclude: ["Snapshots"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "HeraldStorageTests", dependencies: ["HeraldStorage", "HeraldTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HeraldServerTests",

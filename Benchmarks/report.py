@@ -56,6 +56,15 @@ results = {
         "cpuMicrosecondsPerEnvelope": number(r"server CPU ([\d.]+) µs per envelope", realtime),
     },
     "feed": {backend: load(f"feed-{backend}.json") for backend in ("sqlite", "postgres")},
+    "registrations": {
+        backend: {
+            "perSecond": number(r"Requests/sec:\s+([\d.]+)", text(f"core-{backend}.txt")),
+            "cpuMicrosecondsEach": number(r"server CPU per registration: ([\d.]+) µs", text(f"core-{backend}.txt")),
+            "p99Milliseconds": number(r"99%\s+([\d.]+)ms", text(f"core-{backend}.txt")),
+        }
+        for backend in ("sqlite", "postgres")
+    },
+    "recovery": {backend: load(f"recovery-{backend}.json") for backend in ("sqlite", "postgres")},
 }
 ceiling = results["h2load"]["requestsPerSecond"]
 
@@ -106,6 +115,21 @@ for backend, name in (("sqlite", "SQLite"), ("postgres", "PostgreSQL")):
                  f"{f['campaignPushes']:,} pushes"))
     rows.append((f"feed with {f['itemsInStore']:,} items ({name})", f"p50 {fmt(f['feedP50Milliseconds'], ' ms', 2)}, p99 {fmt(f['feedP99Milliseconds'], ' ms', 2)}", "",
                  f"unread count p50 {fmt(f['unreadP50Milliseconds'], ' ms', 2)}, p99 {fmt(f['unreadP99Milliseconds'], ' ms', 2)}"))
+
+for backend, name in (("sqlite", "SQLite"), ("postgres", "PostgreSQL")):
+    g = results["registrations"][backend]
+    if g["perSecond"] is None:
+        continue
+    rows.append((f"token registrations over HTTP ({name})", fmt(g["perSecond"], "/s"), "",
+                 f"{fmt(g['cpuMicrosecondsEach'], ' µs')} server CPU each, p99 {fmt(g['p99Milliseconds'], ' ms', 1)}"))
+for backend, name in (("sqlite", "SQLite"), ("postgres", "PostgreSQL")):
+    v = results["recovery"][backend]
+    if not v:
+        continue
+    for stop in ("kill", "term"):
+        s = v[stop]
+        rows.append((f"{s['signal']} ×{s['stops']} mid-load, restart ({name})", f"last push {fmt(s['lastPushAfterRestartSeconds'], ' s', 1)} after",
+                     "", f"{s['arrived']:,} of {s['events']:,} arrived, {s['sentTwice']:,} sent twice"))
 
 widths = [max(len(row[i]) for row in rows) for i in range(4)]
 header = ("figure", "value", "÷ ceiling", "also")

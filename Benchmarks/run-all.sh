@@ -5,7 +5,9 @@
 #   3. the engine end to end, SQLite then PostgreSQL: 1:1 events → APNs and FCM pushes/s, a 10,000-member
 #      group's fan-out, p50/p99 event→APNs latency at 1,000 events/s;
 #   4. RSS with 10,000 idle WebSockets and the fan-out to them;
-#   5. a campaign to 100,000 users and feed p50/p99 with 1,000,000 items, SQLite then PostgreSQL.
+#   5. a campaign to 100,000 users and feed p50/p99 with 1,000,000 items, SQLite then PostgreSQL;
+#   6. token registrations per second over HTTP (wrk against 10,000 users' sessions);
+#   7. a restart mid-load: SIGKILL and SIGTERM while accepted events are being pushed.
 # Prints the table (every throughput next to its ratio to the h2load ceiling), saves the results
 # as JSON and a PNG plot of throughput and latency in $HERALD_BENCH_OUT (default Benchmarks/results).
 #
@@ -51,6 +53,13 @@ Benchmarks/run-realtime.sh "$(scale 10000)" 20 | tee "$OUT/realtime.txt"
 
 echo "== 5. campaign and feed"
 Benchmarks/run-scenario.sh feed --users "$(scale 100000)" --items "$(scale 1000000)" | tee "$OUT/feed.txt"
+
+echo "== 6. token registrations over HTTP (wrk, 10,000 sessions)"
+Benchmarks/run-core.sh sqlite | tee "$OUT/core-sqlite.txt"
+[ -z "${HERALD_BENCH_POSTGRES_URL:-}" ] || Benchmarks/run-core.sh postgres | tee "$OUT/core-postgres.txt"
+
+echo "== 7. a restart mid-load (SIGKILL, then SIGTERM, twice each)"
+Benchmarks/run-scenario.sh recovery --users "$(scale 2000)" --events "$(scale 16000)" | tee "$OUT/recovery.txt"
 
 git rev-parse --short HEAD >"$OUT/commit.txt" 2>/dev/null || true
 python3 Benchmarks/report.py "$OUT"

@@ -18,18 +18,24 @@ struct BenchServer {
         let port = try HeraldProcess.freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let environment = ProcessInfo.processInfo.environment.merging([
-            "HERALD_DATABASE_URL": database, "HERALD_DATA_DIR": folder.path, "HERALD_SECRET_KEY": String(repeating: "ef", count: 32),
-            "HERALD_APNS_SANDBOX_URL": standIn.endpointURL, "HERALD_CA_FILE": try caFile([standIn.certificate] + (fcm.map { [$0.certificate] } ?? [])), "HERALD_LOG_LEVEL": "error",
-            // Load comes from one key and a few tokens: the per-credential rate limits would be what is measured.
-            "HERALD_RATE_LIMIT": "0", "HERALD_USER_RATE_LIMIT": "0",
-        ].merging(fcm.map { ["HERALD_FCM_URL": $0.url, "HERALD_FCM_TOKEN_URL": $0.tokenURL] } ?? [:]) { $1 }) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging(
+            [
+                "HERALD_DATABASE_URL": database, "HERALD_DATA_DIR": folder.path, "HERALD_SECRET_KEY": String(repeating: "ef", count: 32),
+                "HERALD_APNS_SANDBOX_URL": standIn.endpointURL,
+                "HERALD_CA_FILE": try caFile([standIn.certificate] + (fcm.map { [$0.certificate] } ?? [])), "HERALD_LOG_LEVEL": "error",
+                // Load comes from one key and a few tokens: the per-credential rate limits would be what is measured.
+                "HERALD_RATE_LIMIT": "0", "HERALD_USER_RATE_LIMIT": "0",
+            ].merging(fcm.map { ["HERALD_FCM_URL": $0.url, "HERALD_FCM_TOKEN_URL": $0.tokenURL] } ?? [:]) { $1 }
+        ) { $1 }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: heraldPath)
         process.arguments = ["serve", "--port", String(port), "--host", "127.0.0.1"]
         process.environment = environment
         try process.run()
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64))
+        )
         let server = BenchServer(process: process, environment: environment, heraldPath: heraldPath, base: "http://127.0.0.1:\(port)", http: http)
         for _ in 0..<300 {
             if (try? await server.call(.GET, "/ready", bearer: nil, nil))?.0 == 200 { break }
@@ -82,11 +88,25 @@ struct BenchServer {
         try create.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         create.waitUntilExit()
-        guard let apiKey = (try JSONSerialization.jsonObject(with: output) as? [String: Any])?["apiKey"] as? String else { throw TestFailure("apps create failed") }
-        let provider = try await call(.POST, "/v1/push/providers", bearer: apiKey, ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "BENCH12345",
-                                                                                     "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation])
+        guard let apiKey = (try JSONSerialization.jsonObject(with: output) as? [String: Any])?["apiKey"] as? String else {
+            throw TestFailure("apps create failed")
+        }
+        let provider = try await call(
+            .POST,
+            "/v1/push/providers",
+            bearer: apiKey,
+            [
+                "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": "BENCH12345",
+                "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation,
+            ]
+        )
         guard provider.0 == 201 else { throw TestFailure("provider: \(provider)") }
-        let fcm = try await call(.POST, "/v1/push/providers", bearer: apiKey, ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()])
+        let fcm = try await call(
+            .POST,
+            "/v1/push/providers",
+            bearer: apiKey,
+            ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()]
+        )
         guard fcm.0 == 201 else { throw TestFailure("fcm provider: \(fcm)") }
         return apiKey
     }
@@ -95,7 +115,12 @@ struct BenchServer {
     /// - Parameter android: an Android phone (FCM) instead of an iPhone.
     func seed(apiKey: String, uids: [String], android: Bool = false) async throws -> [String] {
         for start in stride(from: 0, to: uids.count, by: 1_000) {
-            _ = try await call(.POST, "/v1/users/batch", bearer: apiKey, ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": "User \($0)"] }])
+            _ = try await call(
+                .POST,
+                "/v1/users/batch",
+                bearer: apiKey,
+                ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": "User \($0)"] }]
+            )
         }
         return try await withThrowingTaskGroup(of: [(Int, String)].self) { group in
             for worker in 0..<32 {
@@ -104,9 +129,14 @@ struct BenchServer {
                     for index in stride(from: worker, to: uids.count, by: 32) {
                         let (_, session) = try await call(.POST, "/v1/users/\(uids[index])/sessions", bearer: apiKey, [String: Any]())
                         let token = session["authToken"] as? String ?? ""
-                        _ = try await call(.POST, "/v1/me/push-tokens", bearer: token,
-                                           android ? ["pushToken": "fcm-bench-" + String(format: "%064x", index + 1), "platform": "fcm_android", "providerId": "fcm-1"]
-                                                   : ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"])
+                        _ = try await call(
+                            .POST,
+                            "/v1/me/push-tokens",
+                            bearer: token,
+                            android
+                                ? ["pushToken": "fcm-bench-" + String(format: "%064x", index + 1), "platform": "fcm_android", "providerId": "fcm-1"]
+                                : ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"]
+                        )
                         tokens.append((index, token))
                     }
                     return tokens

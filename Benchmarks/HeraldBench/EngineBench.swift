@@ -1,11 +1,11 @@
 import AsyncHTTPClient
 import Crypto
-import _CryptoExtras
 import Foundation
 import HeraldTestSupport
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import _CryptoExtras
 
 /// `herald-bench engine`: the notification engine end to end, from `POST /v1/events` to a local
 /// APNs stand-in (in this process, lean HTTP/2, timing what it receives), against a release
@@ -35,9 +35,12 @@ enum EngineBench {
 
     /// - Parameter fcm: every user has an Android phone (FCM), and only the 1:1 throughput is measured.
     static func run(fcm: Bool = false) async throws {
-        let heraldPath = argument("--herald")!, database = argument("--database")!
-        let userCount = Int(argument("--users", "10000")!)!, eventCount = Int(argument("--events", "100000")!)!
-        let rate = Int(argument("--rate", "1000")!)!, duration = Int(argument("--seconds", "15")!)!
+        let heraldPath = argument("--herald")!
+        let database = argument("--database")!
+        let userCount = Int(argument("--users", "10000")!)!
+        let eventCount = Int(argument("--events", "100000")!)!
+        let rate = Int(argument("--rate", "1000")!)!
+        let duration = Int(argument("--seconds", "15")!)!
         var results = Results(backend: database.hasPrefix("postgres") ? "postgres" : "sqlite", users: userCount, events: eventCount)
 
         // The stand-in counts every push, and times the tagged ones of the latency run.
@@ -50,19 +53,29 @@ enum EngineBench {
             received.withLockedValue { $0 += 1 }
             arrivals.withLockedValue { times in
                 guard times != nil, let payload = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
-                      let tag = payload["tag"] as? String, tag.hasPrefix("9") else { return }
+                    let tag = payload["tag"] as? String, tag.hasPrefix("9")
+                else { return }
                 times?[tag] = .now
             }
         }
 
         let fcmStandIn = try await FCMStandIn.start(recordMessages: false, lean: true)
-        fcmStandIn.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
-                         publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
+        fcmStandIn.trust(
+            clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
+            publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey
+        )
         fcmStandIn.observe { _ in received.withLockedValue { $0 += 1 } }
         let bench = try await BenchServer.start(heraldPath: heraldPath, database: database, standIn: standIn, fcm: fcmStandIn, name: "engine")
-        let server = bench.process, http = bench.http, base = bench.base
+        let server = bench.process
+        let http = bench.http
+        let base = bench.base
 
-        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        defer {
+            if server.isRunning {
+                server.terminate()
+                server.waitUntilExit()
+            }
+        }
 
         // An app, its APNs credential, the users, one session and iPhone each, and a group of them all.
         let apiKey = try await bench.makeApp(key: key)
@@ -71,9 +84,21 @@ enum EngineBench {
         _ = try await bench.seed(apiKey: apiKey, uids: uids, android: fcm)
         _ = try await bench.call(.PUT, "/v1/groups/everyone", bearer: apiKey, ["name": "Everyone"])
         for start in stride(from: 0, to: uids.count, by: 10_000) {
-            _ = try await bench.call(.POST, "/v1/groups/everyone/members", bearer: apiKey, ["uids": Array(uids[start..<min(start + 10_000, uids.count)])])
+            _ = try await bench.call(
+                .POST,
+                "/v1/groups/everyone/members",
+                bearer: apiKey,
+                ["uids": Array(uids[start..<min(start + 10_000, uids.count)])]
+            )
         }
-        print(String(format: "seeded %d users with a session and an iPhone each in %.0f s (%@)", userCount, seconds(since: seeded), results.backend as NSString))
+        print(
+            String(
+                format: "seeded %d users with a session and an iPhone each in %.0f s (%@)",
+                userCount,
+                seconds(since: seeded),
+                results.backend as NSString
+            )
+        )
 
         func waitFor(_ target: Int, timeout: Duration = .seconds(600)) async throws {
             let deadline = ContinuousClock.now + timeout
@@ -84,9 +109,15 @@ enum EngineBench {
         // The posts are encoded before the clock starts: the bench's encoder shares the cores.
         let bodies = try stride(from: 0, to: eventCount, by: 500).map { start in
             let events = (start..<min(start + 500, eventCount)).map { i -> [String: Any] in
-                let sender = uids[i % uids.count], receiver = uids[(i * 7 + 1) % uids.count]
-                return ["type": "message", "message": ["id": i + 1, "text": "Message \(i)", "sender": sender,
-                                                        "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user"]]
+                let sender = uids[i % uids.count]
+                let receiver = uids[(i * 7 + 1) % uids.count]
+                return [
+                    "type": "message",
+                    "message": [
+                        "id": i + 1, "text": "Message \(i)", "sender": sender,
+                        "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user",
+                    ],
+                ]
             }
             return ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["events": events]))
         }
@@ -98,7 +129,10 @@ enum EngineBench {
             for _ in 0..<4 {
                 group.addTask {
                     while true {
-                        let index = next.withLockedValue { value -> Int in defer { value += 1 }; return value }
+                        let index = next.withLockedValue { value -> Int in
+                            defer { value += 1 }
+                            return value
+                        }
                         guard index < bodies.count else { return }
                         let status = try await bench.post("/v1/events", bearer: apiKey, json: bodies[index])
                         guard status == 202 else { throw TestFailure("POST /v1/events: \(status)") }
@@ -113,9 +147,22 @@ enum EngineBench {
         let pushes = received.withLockedValue { $0 } - baseline
         results.acceptedPerSecond = Double(eventCount) / accepted
         results.pushesPerSecond = Double(pushes) / total
-        results.serverCPUMicrosecondsPerPush = (RealtimeBench.serverCPUSeconds(String(server.processIdentifier)) - cpuBefore) * 1e6 / Double(max(1, pushes))
-        print(String(format: "1:1 messages: %d events accepted in %.1f s (%.0f events/s); %d pushes at %@ in %.1f s (%.0f pushes/s); server CPU %.0f µs per push",
-                     eventCount, accepted, results.acceptedPerSecond, pushes, fcm ? "FCM" : "APNs", total, results.pushesPerSecond, results.serverCPUMicrosecondsPerPush))
+        results.serverCPUMicrosecondsPerPush =
+            (RealtimeBench.serverCPUSeconds(String(server.processIdentifier)) - cpuBefore) * 1e6 / Double(max(1, pushes))
+        print(
+            String(
+                format:
+                    "1:1 messages: %d events accepted in %.1f s (%.0f events/s); %d pushes at %@ in %.1f s (%.0f pushes/s); server CPU %.0f µs per push",
+                eventCount,
+                accepted,
+                results.acceptedPerSecond,
+                pushes,
+                fcm ? "FCM" : "APNs",
+                total,
+                results.pushesPerSecond,
+                results.serverCPUMicrosecondsPerPush
+            )
+        )
         if fcm {
             results.serverPeakRSSMiB = peakRSS(of: server.processIdentifier)
             try write(results)
@@ -128,8 +175,18 @@ enum EngineBench {
         // 2. One message to a group of every user.
         let groupBaseline = received.withLockedValue { $0 }
         let groupStart = ContinuousClock.now
-        _ = try await bench.call(.POST, "/v1/events", bearer: apiKey, ["type": "message", "message": ["id": 5_000_000, "text": "All hands", "sender": uids[0],
-                                                                                             "receiver": "everyone", "receiverType": "group"]])
+        _ = try await bench.call(
+            .POST,
+            "/v1/events",
+            bearer: apiKey,
+            [
+                "type": "message",
+                "message": [
+                    "id": 5_000_000, "text": "All hands", "sender": uids[0],
+                    "receiver": "everyone", "receiverType": "group",
+                ],
+            ]
+        )
         try await waitFor(groupBaseline + uids.count - 1)
         results.groupMembers = uids.count
         results.groupSeconds = seconds(since: groupStart)
@@ -139,7 +196,8 @@ enum EngineBench {
         arrivals.withLockedValue { $0 = [:] }
         var posted: [String: ContinuousClock.Instant] = [:]
         let latencyBaseline = received.withLockedValue { $0 }
-        let tick = Duration.milliseconds(10), perTick = max(1, rate / 100)
+        let tick = Duration.milliseconds(10)
+        let perTick = max(1, rate / 100)
         let latencyStart = ContinuousClock.now
         var sent = 0
         for slot in 0..<(duration * 100) {
@@ -148,9 +206,15 @@ enum EngineBench {
             var events: [[String: Any]] = []
             for k in 0..<perTick {
                 let id = 90_000_000 + slot * perTick + k
-                let sender = uids[id % uids.count], receiver = uids[(id / 3) % uids.count]
-                events.append(["type": "message", "message": ["id": id, "text": "Now", "sender": sender,
-                                                               "receiver": receiver == sender ? uids[(id + 1) % uids.count] : receiver, "receiverType": "user"]])
+                let sender = uids[id % uids.count]
+                let receiver = uids[(id / 3) % uids.count]
+                events.append([
+                    "type": "message",
+                    "message": [
+                        "id": id, "text": "Now", "sender": sender,
+                        "receiver": receiver == sender ? uids[(id + 1) % uids.count] : receiver, "receiverType": "user",
+                    ],
+                ])
                 posted[String(id)] = .now
             }
             sent += events.count
@@ -171,8 +235,16 @@ enum EngineBench {
         results.latencyP50Milliseconds = latencies[latencies.count / 2]
         results.latencyP99Milliseconds = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         results.serverPeakRSSMiB = peakRSS(of: server.processIdentifier)
-        print(String(format: "latency at %d events/s: POST → APNs p50 %.1f ms, p99 %.1f ms (%d samples); server peak RSS %.0f MiB",
-                     results.latencyRate, results.latencyP50Milliseconds, results.latencyP99Milliseconds, results.latencySamples, results.serverPeakRSSMiB))
+        print(
+            String(
+                format: "latency at %d events/s: POST → APNs p50 %.1f ms, p99 %.1f ms (%d samples); server peak RSS %.0f MiB",
+                results.latencyRate,
+                results.latencyP50Milliseconds,
+                results.latencyP99Milliseconds,
+                results.latencySamples,
+                results.serverPeakRSSMiB
+            )
+        )
 
         try write(results)
         await standIn.shutdown()

@@ -32,14 +32,21 @@ enum FeedBench {
         var serverPeakRSSMiB = 0.0
     }
 
-    static var card: [String: Any] { ["version": "1.0", "fallbackText": "Spring sale", "body": [
-        ["type": "text", "id": "title", "content": "Hello {{user.name}}", "variant": "heading2"],
-        ["type": "button", "id": "open", "label": "Shop", "action": ["type": "openUrl", "url": "https://example.com/sale"]],
-    ]] }
+    static var card: [String: Any] {
+        [
+            "version": "1.0", "fallbackText": "Spring sale",
+            "body": [
+                ["type": "text", "id": "title", "content": "Hello {{user.name}}", "variant": "heading2"],
+                ["type": "button", "id": "open", "label": "Shop", "action": ["type": "openUrl", "url": "https://example.com/sale"]],
+            ],
+        ]
+    }
 
     static func run() async throws {
-        let heraldPath = argument("--herald")!, database = argument("--database")!
-        let userCount = Int(argument("--users", "100000")!)!, itemTarget = Int(argument("--items", "1000000")!)!
+        let heraldPath = argument("--herald")!
+        let database = argument("--database")!
+        let userCount = Int(argument("--users", "100000")!)!
+        let itemTarget = Int(argument("--items", "1000000")!)!
         let sampleCount = Int(argument("--samples", "2000")!)!
         var results = Results(backend: database.hasPrefix("postgres") ? "postgres" : "sqlite", users: userCount)
 
@@ -55,7 +62,14 @@ enum FeedBench {
         let seeded = ContinuousClock.now
         let sessions = try await bench.seed(apiKey: apiKey, uids: uids)
         _ = try await bench.call(.POST, "/v1/feed/categories", bearer: apiKey, ["id": "promo", "label": "Promotions"])
-        print(String(format: "seeded %d users with a session and an iPhone each in %.0f s (%@)", userCount, EngineBench.seconds(since: seeded), results.backend as NSString))
+        print(
+            String(
+                format: "seeded %d users with a session and an iPhone each in %.0f s (%@)",
+                userCount,
+                EngineBench.seconds(since: seeded),
+                results.backend as NSString
+            )
+        )
 
         /// Creates and sends a campaign to everyone; returns when all its items are written.
         func campaign(_ name: String, push: Bool, categoryId: String?) async throws {
@@ -81,9 +95,17 @@ enum FeedBench {
         while received.withLockedValue({ $0 }) < userCount, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         results.campaignPushesSeconds = EngineBench.seconds(since: started)
         results.campaignPushes = received.withLockedValue { $0 }
-        print(String(format: "campaign to %d users: items written in %.1f s (%.0f items/s); %d pushes at APNs after %.1f s (%.0f pushes/s)",
-                     userCount, results.campaignItemsSeconds, Double(userCount) / results.campaignItemsSeconds, results.campaignPushes,
-                     results.campaignPushesSeconds, Double(results.campaignPushes) / results.campaignPushesSeconds))
+        print(
+            String(
+                format: "campaign to %d users: items written in %.1f s (%.0f items/s); %d pushes at APNs after %.1f s (%.0f pushes/s)",
+                userCount,
+                results.campaignItemsSeconds,
+                Double(userCount) / results.campaignItemsSeconds,
+                results.campaignPushes,
+                results.campaignPushesSeconds,
+                Double(results.campaignPushes) / results.campaignPushesSeconds
+            )
+        )
 
         // 2. More campaigns (no push) until the store holds the target.
         let filling = ContinuousClock.now
@@ -96,8 +118,15 @@ enum FeedBench {
         }
         results.itemsInStore = items
         results.fillSeconds = EngineBench.seconds(since: filling)
-        print(String(format: "%d more campaigns: %d items in the store after %.0f s (%.0f items/s)", round, items, results.fillSeconds,
-                     Double(items - userCount) / max(0.001, results.fillSeconds)))
+        print(
+            String(
+                format: "%d more campaigns: %d items in the store after %.0f s (%.0f items/s)",
+                round,
+                items,
+                results.fillSeconds,
+                Double(items - userCount) / max(0.001, results.fillSeconds)
+            )
+        )
 
         // 3. Reads, one at a time, for random users.
         func percentiles(_ path: String) async throws -> (Double, Double) {
@@ -114,14 +143,31 @@ enum FeedBench {
         }
         results.samples = sampleCount
         (results.feedP50Milliseconds, results.feedP99Milliseconds) = try await percentiles("/v1/me/feed?limit=20")
-        (results.filteredFeedP50Milliseconds, results.filteredFeedP99Milliseconds) = try await percentiles("/v1/me/feed?limit=20&categoryId=promo&readState=unread")
+        (results.filteredFeedP50Milliseconds, results.filteredFeedP99Milliseconds) = try await percentiles(
+            "/v1/me/feed?limit=20&categoryId=promo&readState=unread"
+        )
         (results.unreadP50Milliseconds, results.unreadP99Milliseconds) = try await percentiles("/v1/me/feed/unread-count")
-        (results.unreadByCategoryP50Milliseconds, results.unreadByCategoryP99Milliseconds) = try await percentiles("/v1/me/feed/unread-count?categoryId=promo")
+        (results.unreadByCategoryP50Milliseconds, results.unreadByCategoryP99Milliseconds) = try await percentiles(
+            "/v1/me/feed/unread-count?categoryId=promo"
+        )
         results.serverPeakRSSMiB = EngineBench.peakRSS(of: bench.process.processIdentifier)
-        print(String(format: "with %d items: GET /v1/me/feed p50 %.2f ms p99 %.2f ms; filtered (category, unread) p50 %.2f ms p99 %.2f ms; unread count p50 %.2f ms p99 %.2f ms; by category p50 %.2f ms p99 %.2f ms (%d samples each); server peak RSS %.0f MiB",
-                     items, results.feedP50Milliseconds, results.feedP99Milliseconds, results.filteredFeedP50Milliseconds, results.filteredFeedP99Milliseconds,
-                     results.unreadP50Milliseconds, results.unreadP99Milliseconds, results.unreadByCategoryP50Milliseconds, results.unreadByCategoryP99Milliseconds,
-                     sampleCount, results.serverPeakRSSMiB))
+        print(
+            String(
+                format:
+                    "with %d items: GET /v1/me/feed p50 %.2f ms p99 %.2f ms; filtered (category, unread) p50 %.2f ms p99 %.2f ms; unread count p50 %.2f ms p99 %.2f ms; by category p50 %.2f ms p99 %.2f ms (%d samples each); server peak RSS %.0f MiB",
+                items,
+                results.feedP50Milliseconds,
+                results.feedP99Milliseconds,
+                results.filteredFeedP50Milliseconds,
+                results.filteredFeedP99Milliseconds,
+                results.unreadP50Milliseconds,
+                results.unreadP99Milliseconds,
+                results.unreadByCategoryP50Milliseconds,
+                results.unreadByCategoryP99Milliseconds,
+                sampleCount,
+                results.serverPeakRSSMiB
+            )
+        )
 
         if let file = argument("--json") {
             let encoder = JSONEncoder()

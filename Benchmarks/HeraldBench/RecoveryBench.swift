@@ -31,17 +31,34 @@ enum RecoveryBench {
     }
 
     static func run() async throws {
-        let heraldPath = argument("--herald")!, database = argument("--database")!
-        let userCount = Int(argument("--users", "2000")!)!, eventCount = Int(argument("--events", "16000")!)!
+        let heraldPath = argument("--herald")!
+        let database = argument("--database")!
+        let userCount = Int(argument("--users", "2000")!)!
+        let eventCount = Int(argument("--events", "16000")!)!
         let stops = Int(argument("--stops", "2")!)!
         let backend = database.hasPrefix("postgres") ? "postgres" : "sqlite"
         var results = Results(backend: backend, kill: Stop(signal: "SIGKILL", stops: stops), term: Stop(signal: "SIGTERM", stops: stops))
         for signal in [SIGKILL, SIGTERM] {
-            let stop = try await run(signal: signal, stops: stops, heraldPath: heraldPath, database: databaseURL(for: database, signal),
-                                     users: userCount, events: eventCount)
+            let stop = try await run(
+                signal: signal,
+                stops: stops,
+                heraldPath: heraldPath,
+                database: databaseURL(for: database, signal),
+                users: userCount,
+                events: eventCount
+            )
             if signal == SIGKILL { results.kill = stop } else { results.term = stop }
-            print(String(format: "%@ ×%d: %d of %d pushes arrived, %d sent twice; last push %.1f s after the last restart",
-                         stop.signal as NSString, stops, stop.arrived, stop.events, stop.sentTwice, stop.lastPushAfterRestartSeconds))
+            print(
+                String(
+                    format: "%@ ×%d: %d of %d pushes arrived, %d sent twice; last push %.1f s after the last restart",
+                    stop.signal as NSString,
+                    stops,
+                    stop.arrived,
+                    stop.events,
+                    stop.sentTwice,
+                    stop.lastPushAfterRestartSeconds
+                )
+            )
         }
         if let file = argument("--json") {
             let encoder = JSONEncoder()
@@ -56,7 +73,14 @@ enum RecoveryBench {
         return url.replacingOccurrences(of: ".sqlite", with: signal == SIGKILL ? "-kill.sqlite" : "-term.sqlite")
     }
 
-    static func run(signal: Int32, stops: Int, heraldPath: String, database: String, users userCount: Int, events eventCount: Int) async throws -> Stop {
+    static func run(
+        signal: Int32,
+        stops: Int,
+        heraldPath: String,
+        database: String,
+        users userCount: Int,
+        events eventCount: Int
+    ) async throws -> Stop {
         var result = Stop(signal: signal == SIGKILL ? "SIGKILL" : "SIGTERM", stops: stops, events: eventCount)
         let standIn = try await APNsStandIn.start(recordRequests: false, lean: true)
         let key = P256.Signing.PrivateKey()
@@ -65,8 +89,12 @@ enum RecoveryBench {
         let arrivals = NIOLockedValueBox<(counts: [String: Int], last: ContinuousClock.Instant)>(([:], .now))
         standIn.observe { request in
             guard let payload = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any], let tag = payload["tag"] as? String,
-                  tag.hasPrefix("r") else { return }
-            arrivals.withLockedValue { $0.counts[tag, default: 0] += 1; $0.last = .now }
+                tag.hasPrefix("r")
+            else { return }
+            arrivals.withLockedValue {
+                $0.counts[tag, default: 0] += 1
+                $0.last = .now
+            }
         }
         var bench = try await BenchServer.start(heraldPath: heraldPath, database: database, standIn: standIn, name: "recovery")
         let apiKey = try await bench.makeApp(key: key)
@@ -75,9 +103,15 @@ enum RecoveryBench {
         // Every event accepted before the first stop.
         for start in stride(from: 0, to: eventCount, by: 500) {
             let events = (start..<min(start + 500, eventCount)).map { i -> [String: Any] in
-                let sender = uids[i % uids.count], receiver = uids[(i * 7 + 1) % uids.count]
-                return ["type": "message", "message": ["id": "r\(i)", "text": "Message \(i)", "sender": sender,
-                                                       "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user"]]
+                let sender = uids[i % uids.count]
+                let receiver = uids[(i * 7 + 1) % uids.count]
+                return [
+                    "type": "message",
+                    "message": [
+                        "id": "r\(i)", "text": "Message \(i)", "sender": sender,
+                        "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user",
+                    ],
+                ]
             }
             let (status, _) = try await bench.call(.POST, "/v1/events", bearer: apiKey, ["events": events])
             guard status == 202 else { throw TestFailure("POST /v1/events: \(status)") }
@@ -86,14 +120,18 @@ enum RecoveryBench {
         for stop in 1...stops {
             let threshold = eventCount * stop / (stops + 3)
             let deadline = ContinuousClock.now + .seconds(120)
-            while arrivals.withLockedValue({ $0.counts.count }) < threshold, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+            while arrivals.withLockedValue({ $0.counts.count }) < threshold, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
             kill(bench.process.processIdentifier, signal)
             bench.process.waitUntilExit()
             restarted = .now
             bench = try await bench.restarted()
         }
         let deadline = ContinuousClock.now + .seconds(180)
-        while arrivals.withLockedValue({ $0.counts.count }) < eventCount, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while arrivals.withLockedValue({ $0.counts.count }) < eventCount, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let (counts, last) = arrivals.withLockedValue { ($0.counts, $0.last) }
         result.arrived = counts.count
         result.sentTwice = counts.values.reduce(0) { $0 + max(0, $1 - 1) }

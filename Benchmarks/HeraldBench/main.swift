@@ -1,3 +1,12 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import HeraldCore
+import HeraldProviders
+import HeraldTestSupport
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
 // herald-bench: the provider hot path under load, against a local stand-in in another process.
 //
 //   herald-bench apns-standin [--full-stack]       prints "PORT <n> KEYID <id> PEMFILE <path> CAFILE <path>", serves until killed
@@ -10,15 +19,6 @@
 //
 // The client process reports pushes/s, CPU µs per push (getrusage), peak RSS and TLS connections.
 import _CryptoExtras
-import AsyncHTTPClient
-import Crypto
-import Foundation
-import HeraldCore
-import HeraldProviders
-import HeraldTestSupport
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOSSL
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +47,9 @@ let failures = NIOLockedValueBox<[String: Int]>([:])
 
 func reportFailures() {
     let tally = failures.withLockedValue { $0 }
-    if !tally.isEmpty { print("not delivered:", tally.sorted { $0.value > $1.value }.prefix(5).map { "\($0.value)× \($0.key)" }.joined(separator: "; ")) }
+    if !tally.isEmpty {
+        print("not delivered:", tally.sorted { $0.value > $1.value }.prefix(5).map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+    }
 }
 
 switch CommandLine.arguments.dropFirst().first {
@@ -57,11 +59,14 @@ case "apns-standin":
     standIn.trust(keyId: "BENCH12345", publicKey: key.publicKey)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let pem = folder.appendingPathComponent("key.p8"), ca = try standIn.certificate.writePEM()
+    let pem = folder.appendingPathComponent("key.p8")
+    let ca = try standIn.certificate.writePEM()
     try key.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
     // A provider token for load generators outside Swift (h2load), valid for the stand-in's hour.
     let authorization = try APNsTokenSigner(privateKeyPEM: key.pemRepresentation, keyId: "BENCH12345", teamId: "DEF123GHIJ").token().authorization
-    FileHandle.standardOutput.write(Data("PORT \(standIn.port) KEYID BENCH12345 PEMFILE \(pem.path) CAFILE \(ca.path) JWT \(authorization.dropFirst("bearer ".count))\n".utf8))
+    FileHandle.standardOutput.write(
+        Data("PORT \(standIn.port) KEYID BENCH12345 PEMFILE \(pem.path) CAFILE \(ca.path) JWT \(authorization.dropFirst("bearer ".count))\n".utf8)
+    )
     while true { try await Task.sleep(for: .seconds(3600)) }
 
 case "apns":
@@ -75,11 +80,19 @@ case "apns":
     endpoints.sandbox = HTTP2Endpoint(url: argument("--url")!)!
     let pem = try String(contentsOfFile: argument("--key")!, encoding: .utf8)
     let signer = try APNsTokenSigner(privateKeyPEM: pem, keyId: argument("--key-id", "BENCH12345")!, teamId: "DEF123GHIJ")
-    let client = APNsClient(bundleId: "com.acme.app", production: false, authentication: .token(signer), tls: tls, endpoints: endpoints,
-                            maxConnections: Int(argument("--connections", "4")!)!)
+    let client = APNsClient(
+        bundleId: "com.acme.app",
+        production: false,
+        authentication: .token(signer),
+        tls: tls,
+        endpoints: endpoints,
+        maxConnections: Int(argument("--connections", "4")!)!
+    )
     let hex = Array("0123456789abcdef")
     let tokens = (0..<devices).map { _ in String((0..<64).map { _ in hex[Int.random(in: 0..<16)] }) }
-    let payload = ByteBuffer(string: #"{"aps":{"alert":{"title":"Ana","body":"Hello from Herald"},"sound":"default","mutable-content":1},"conversationId":"ana_user_bo"}"#)
+    let payload = ByteBuffer(
+        string: #"{"aps":{"alert":{"title":"Ana","body":"Hello from Herald"},"sound":"default","mutable-content":1},"conversationId":"ana_user_bo"}"#
+    )
     // Warm up: connections and the signed token.
     _ = await client.send(APNsNotification(deviceToken: tokens[0], payload: payload))
     let cpuStart = cpuSeconds()
@@ -109,8 +122,21 @@ case "apns":
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let cpu = cpuSeconds() - cpuStart
     let sent = perWorker * batch * concurrency
-    print(String(format: "apns (%d senders × batches of %d): %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
-                 concurrency, batch, sent, delivered, seconds, Double(sent) / seconds, cpu * 1e6 / Double(sent), peakRSSMiB(), client.connectionsOpened))
+    print(
+        String(
+            format:
+                "apns (%d senders × batches of %d): %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
+            concurrency,
+            batch,
+            sent,
+            delivered,
+            seconds,
+            Double(sent) / seconds,
+            cpu * 1e6 / Double(sent),
+            peakRSSMiB(),
+            client.connectionsOpened
+        )
+    )
     await client.shutdown()
 
 case "fcm-standin":
@@ -119,7 +145,8 @@ case "fcm-standin":
     standIn.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String, publicKey: key.publicKey)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let account = folder.appendingPathComponent("service-account.json"), ca = try standIn.certificate.writePEM()
+    let account = folder.appendingPathComponent("service-account.json")
+    let ca = try standIn.certificate.writePEM()
     try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount()).write(to: account)
     let port = standIn.url.split(separator: ":").last!
     FileHandle.standardOutput.write(Data("PORT \(port) ACCOUNT \(account.path) CAFILE \(ca.path)\n".utf8))
@@ -139,10 +166,15 @@ case "fcm":
     let account = try ServiceAccount(json: String(contentsOfFile: argument("--account")!, encoding: .utf8))
     let client = FCMClient(account: account, endpoints: endpoints, tls: tls, http: http, maxConnections: Int(argument("--connections", "4")!)!)
     let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-    let tokens = (0..<devices).map { _ in String((0..<22).map { _ in alphabet[Int.random(in: 0..<64)] }) + ":APA91b" + String((0..<134).map { _ in alphabet[Int.random(in: 0..<64)] }) }
+    let tokens = (0..<devices).map { _ in
+        String((0..<22).map { _ in alphabet[Int.random(in: 0..<64)] }) + ":APA91b" + String((0..<134).map { _ in alphabet[Int.random(in: 0..<64)] })
+    }
     let message: @Sendable (String) -> FCMPush = { token in
-        FCMPush(token: token, data: ["type": "chat", "conversationId": "ana_user_bo", "sender": "ana"],
-                notification: .init(title: "Ana", body: "Hello from Herald"))
+        FCMPush(
+            token: token,
+            data: ["type": "chat", "conversationId": "ana_user_bo", "sender": "ana"],
+            notification: .init(title: "Ana", body: "Hello from Herald")
+        )
     }
     _ = await client.send(message(tokens[0]))
     let cpuStart = cpuSeconds()
@@ -170,8 +202,21 @@ case "fcm":
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let cpu = cpuSeconds() - cpuStart
     let sent = perWorker * batch * concurrency
-    print(String(format: "fcm (%d senders × batches of %d): %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
-                 concurrency, batch, sent, delivered, seconds, Double(sent) / seconds, cpu * 1e6 / Double(sent), peakRSSMiB(), client.connectionsOpened))
+    print(
+        String(
+            format:
+                "fcm (%d senders × batches of %d): %d sent, %d delivered in %.2f s = %.0f pushes/s; client CPU %.1f µs/push; peak RSS %.0f MiB; TLS connections %d",
+            concurrency,
+            batch,
+            sent,
+            delivered,
+            seconds,
+            Double(sent) / seconds,
+            cpu * 1e6 / Double(sent),
+            peakRSSMiB(),
+            client.connectionsOpened
+        )
+    )
     reportFailures()
     await client.shutdown()
     try await http.shutdown()

@@ -167,17 +167,39 @@ public enum CardElement: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: TypeKey.self)
         switch self {
-        case .text(let e): try container.encode(Kind.text, forKey: .type); try e.encode(to: encoder)
-        case .image(let e): try container.encode(Kind.image, forKey: .type); try e.encode(to: encoder)
-        case .button(let e): try container.encode(Kind.button, forKey: .type); try e.encode(to: encoder)
-        case .iconButton(let e): try container.encode(Kind.iconButton, forKey: .type); try e.encode(to: encoder)
-        case .link(let e): try container.encode(Kind.link, forKey: .type); try e.encode(to: encoder)
-        case .row(let e): try container.encode(Kind.row, forKey: .type); try e.encode(to: encoder)
-        case .column(let e): try container.encode(Kind.column, forKey: .type); try e.encode(to: encoder)
-        case .accordion(let e): try container.encode(Kind.accordion, forKey: .type); try e.encode(to: encoder)
-        case .tabs(let e): try container.encode(Kind.tabs, forKey: .type); try e.encode(to: encoder)
-        case .divider(let e): try container.encode(Kind.divider, forKey: .type); try e.encode(to: encoder)
-        case .spacer(let e): try container.encode(Kind.spacer, forKey: .type); try e.encode(to: encoder)
+        case .text(let e):
+            try container.encode(Kind.text, forKey: .type)
+            try e.encode(to: encoder)
+        case .image(let e):
+            try container.encode(Kind.image, forKey: .type)
+            try e.encode(to: encoder)
+        case .button(let e):
+            try container.encode(Kind.button, forKey: .type)
+            try e.encode(to: encoder)
+        case .iconButton(let e):
+            try container.encode(Kind.iconButton, forKey: .type)
+            try e.encode(to: encoder)
+        case .link(let e):
+            try container.encode(Kind.link, forKey: .type)
+            try e.encode(to: encoder)
+        case .row(let e):
+            try container.encode(Kind.row, forKey: .type)
+            try e.encode(to: encoder)
+        case .column(let e):
+            try container.encode(Kind.column, forKey: .type)
+            try e.encode(to: encoder)
+        case .accordion(let e):
+            try container.encode(Kind.accordion, forKey: .type)
+            try e.encode(to: encoder)
+        case .tabs(let e):
+            try container.encode(Kind.tabs, forKey: .type)
+            try e.encode(to: encoder)
+        case .divider(let e):
+            try container.encode(Kind.divider, forKey: .type)
+            try e.encode(to: encoder)
+        case .spacer(let e):
+            try container.encode(Kind.spacer, forKey: .type)
+            try e.encode(to: encoder)
         }
     }
 }

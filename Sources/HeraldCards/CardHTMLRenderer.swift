@@ -29,13 +29,16 @@ public struct CardHTMLRenderer: Sendable {
         var out = Output()
         let style = card.style
         let background = colors.resolve(\.background, card: style?.background)
-        var box = ["background:\(background)", "color:\(colors.resolve(\.textColor, card: nil))", "font-family:\(colors.fontFamily)",
-                   "padding:\(number(style?.padding ?? 16))px", "border-radius:\(number(style?.borderRadius ?? 12))px"]
+        var box = [
+            "background:\(background)", "color:\(colors.resolve(\.textColor, card: nil))", "font-family:\(colors.fontFamily)",
+            "padding:\(number(style?.padding ?? 16))px", "border-radius:\(number(style?.borderRadius ?? 12))px",
+        ]
         if let border = style?.borderColor {
             box.append("border:\(number(style?.borderWidth ?? 1))px solid \(border.resolved(colors.scheme))")
         }
         for element in card.body { render(element, into: &out) }
-        return "<div class=\"hc-card hc-\(colors.scheme.rawValue)\" style=\"\(escape(box.joined(separator: ";")))\" role=\"article\" aria-label=\"\(escape(card.fallbackText))\">"
+        return
+            "<div class=\"hc-card hc-\(colors.scheme.rawValue)\" style=\"\(escape(box.joined(separator: ";")))\" role=\"article\" aria-label=\"\(escape(card.fallbackText))\">"
             + "<style>\(Self.css)\(out.css)</style>" + out.html + "<div class=\"hc-fallback\" hidden>\(escape(card.fallbackText))</div></div>"
     }
 
@@ -77,7 +80,8 @@ public struct CardHTMLRenderer: Sendable {
                 style.append("-webkit-line-clamp:\(lines)")
             }
             let tag = (text.variant ?? "").hasPrefix("heading") ? "h\(text.variant!.last!)" : "p"
-            out.html += "<\(tag) id=\"\(id(text.id))\" class=\"\(classes)\" style=\"\(escape(style.joined(separator: ";")))\">\(escape(text.content))</\(tag)>"
+            out.html +=
+                "<\(tag) id=\"\(id(text.id))\" class=\"\(classes)\" style=\"\(escape(style.joined(separator: ";")))\">\(escape(text.content))</\(tag)>"
         case .image(let image):
             var style: [String] = []
             if let width = image.width { style.append("width:\(number(width))px") } else { style.append("width:100%") }
@@ -85,39 +89,64 @@ public struct CardHTMLRenderer: Sendable {
             if let ratio = image.aspectRatio { style.append("aspect-ratio:\(number(ratio))") }
             style.append("object-fit:\(image.fit ?? "cover")")
             if let radius = image.cornerRadius { style.append("border-radius:\(number(radius))px") }
-            let img = "<img id=\"\(id(image.id))\" class=\"hc-image\" src=\"\(escape(safeURL(image.url)))\" alt=\"\(escape(image.alt ?? ""))\" style=\"\(escape(style.joined(separator: ";")))\">"
+            let img =
+                "<img id=\"\(id(image.id))\" class=\"hc-image\" src=\"\(escape(safeURL(image.url)))\" alt=\"\(escape(image.alt ?? ""))\" style=\"\(escape(style.joined(separator: ";")))\">"
             out.html += image.action.map { actionable($0, elementId: image.id, classes: "hc-image-link", style: "", content: img) } ?? img
         case .button(let button):
             let variant = button.variant ?? "filled"
             let accent = colors.resolve(\.buttonBackground, card: button.background)
             var style: [String]
             switch variant {
-            case "outlined": style = ["color:\(colors.resolve(\.buttonBackground, card: button.textColor ?? button.background))", "border-color:\(accent)", "background:transparent"]
-            case "text": style = ["color:\(colors.resolve(\.buttonBackground, card: button.textColor ?? button.background))", "background:transparent"]
+            case "outlined":
+                style = [
+                    "color:\(colors.resolve(\.buttonBackground, card: button.textColor ?? button.background))", "border-color:\(accent)",
+                    "background:transparent",
+                ]
+            case "text":
+                style = ["color:\(colors.resolve(\.buttonBackground, card: button.textColor ?? button.background))", "background:transparent"]
             default: style = ["background:\(accent)", "color:\(colors.resolve(\.buttonText, card: button.textColor))"]
             }
-            out.html += actionable(button.action, elementId: button.id, classes: "hc-button hc-\(variant)" + (button.fullWidth == true ? " hc-full" : ""),
-                                   style: style.joined(separator: ";"), content: escape(button.label))
+            out.html += actionable(
+                button.action,
+                elementId: button.id,
+                classes: "hc-button hc-\(variant)" + (button.fullWidth == true ? " hc-full" : ""),
+                style: style.joined(separator: ";"),
+                content: escape(button.label)
+            )
         case .iconButton(let button):
             let size = number(button.size ?? 28)
             let color = colors.resolve(\.linkColor, card: button.color)
-            let icon = button.icon.hasPrefix("http://") || button.icon.hasPrefix("https://")
+            let icon =
+                button.icon.hasPrefix("http://") || button.icon.hasPrefix("https://")
                 ? "<img src=\"\(escape(button.icon))\" alt=\"\" width=\"\(size)\" height=\"\(size)\">"
                 : "<span class=\"hc-icon\" aria-hidden=\"true\" data-icon=\"\(escape(button.icon))\" style=\"width:\(size)px;height:\(size)px;font-size:\(number((button.size ?? 28) / 2))px\">\(escape(String(button.icon.prefix(1)).uppercased()))</span>"
             let label = button.label.map { "<span>\(escape($0))</span>" } ?? ""
-            out.html += actionable(button.action, elementId: button.id, classes: "hc-icon-button", style: "color:\(color)", content: icon + label,
-                                   ariaLabel: button.label ?? button.icon)
+            out.html += actionable(
+                button.action,
+                elementId: button.id,
+                classes: "hc-icon-button",
+                style: "color:\(color)",
+                content: icon + label,
+                ariaLabel: button.label ?? button.icon
+            )
         case .link(let link):
-            out.html += actionable(link.action, elementId: link.id, classes: "hc-link", style: "color:\(colors.resolve(\.linkColor, card: link.color))",
-                                   content: escape(link.text))
+            out.html += actionable(
+                link.action,
+                elementId: link.id,
+                classes: "hc-link",
+                style: "color:\(colors.resolve(\.linkColor, card: link.color))",
+                content: escape(link.text)
+            )
         case .row(let row):
-            let justify = ["start": "flex-start", "center": "center", "end": "flex-end", "spaceBetween": "space-between"][row.align ?? "start"] ?? "flex-start"
+            let justify =
+                ["start": "flex-start", "center": "center", "end": "flex-end", "spaceBetween": "space-between"][row.align ?? "start"] ?? "flex-start"
             container("hc-row", row, style: "gap:\(number(row.gap ?? 8))px;justify-content:\(justify);margin:0 0 8px 0", into: &out)
         case .column(let column):
             let align = ["start": "flex-start", "center": "center", "end": "flex-end"][column.align ?? "start"] ?? "flex-start"
             container("hc-column", column, style: "gap:\(number(column.gap ?? 8))px;align-items:\(align);margin:0 0 8px 0", into: &out)
         case .accordion(let accordion):
-            out.html += "<details id=\"\(id(accordion.id))\" class=\"hc-accordion\"\(accordion.expanded == true ? " open" : "")><summary>\(escape(accordion.title))</summary><div>"
+            out.html +=
+                "<details id=\"\(id(accordion.id))\" class=\"hc-accordion\"\(accordion.expanded == true ? " open" : "")><summary>\(escape(accordion.title))</summary><div>"
             for item in accordion.items { render(item, into: &out) }
             out.html += "</div></details>"
         case .tabs(let tabs):
@@ -136,7 +165,8 @@ public struct CardHTMLRenderer: Sendable {
                 for item in tab.items { render(item, into: &out) }
                 out.html += "</div>"
                 out.css += "#\(name)-\(index):checked~.\(name)-panel-\(index){display:block}"
-                out.css += "#\(name)-\(index):checked~.hc-tablist>label[for=\"\(name)-\(index)\"]{opacity:1;border-bottom-color:\(accent);font-weight:600}"
+                out.css +=
+                    "#\(name)-\(index):checked~.hc-tablist>label[for=\"\(name)-\(index)\"]{opacity:1;border-bottom-color:\(accent);font-weight:600}"
             }
             out.html += "</div>"
         case .divider(let divider):
@@ -156,7 +186,8 @@ public struct CardHTMLRenderer: Sendable {
     /// An element that does something: a link for URLs, else a button-like anchor the host handles.
     func actionable(_ action: CardAction, elementId: String, classes: String, style: String, content: String, ariaLabel: String? = nil) -> String {
         let json = (try? JSONEncoder.sorted.encode(action)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        var attributes = "id=\"\(id(elementId))\" class=\"\(classes)\" style=\"\(escape(style))\" data-herald-element=\"\(escape(elementId))\" data-herald-action=\"\(escape(json))\""
+        var attributes =
+            "id=\"\(id(elementId))\" class=\"\(classes)\" style=\"\(escape(style))\" data-herald-element=\"\(escape(elementId))\" data-herald-action=\"\(escape(json))\""
         switch action {
         case .openUrl(let url, let openIn):
             attributes += " href=\"\(escape(safeURL(url)))\"" + (openIn == "webview" ? "" : " target=\"_blank\" rel=\"noopener\"")
@@ -173,12 +204,14 @@ public struct CardHTMLRenderer: Sendable {
     func id(_ elementId: String) -> String { "hc-el-" + cssIdent(elementId) }
 
     func cssIdent(_ text: String) -> String {
-        String(text.unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": Character(scalar)
-            default: "_"
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_": Character(scalar)
+                default: "_"
+                }
             }
-        })
+        )
     }
 
     /// Only http(s) URLs reach `href` and `src`.

@@ -8,7 +8,13 @@ public struct CardStyle: Codable, Sendable, Equatable {
     public var borderWidth: Double?
     public var padding: Double?
 
-    public init(background: ColorPair? = nil, borderColor: ColorPair? = nil, borderRadius: Double? = nil, borderWidth: Double? = nil, padding: Double? = nil) {
+    public init(
+        background: ColorPair? = nil,
+        borderColor: ColorPair? = nil,
+        borderRadius: Double? = nil,
+        borderWidth: Double? = nil,
+        padding: Double? = nil
+    ) {
         self.background = background
         self.borderColor = borderColor
         self.borderRadius = borderRadius

@@ -10,8 +10,14 @@ public struct CardTheme: Sendable, Equatable {
     public var background: ColorPair?
     public var fontFamily: String?
 
-    public init(textColor: ColorPair? = nil, buttonBackground: ColorPair? = nil, buttonText: ColorPair? = nil, linkColor: ColorPair? = nil,
-                background: ColorPair? = nil, fontFamily: String? = nil) {
+    public init(
+        textColor: ColorPair? = nil,
+        buttonBackground: ColorPair? = nil,
+        buttonText: ColorPair? = nil,
+        linkColor: ColorPair? = nil,
+        background: ColorPair? = nil,
+        fontFamily: String? = nil
+    ) {
         self.textColor = textColor
         self.buttonBackground = buttonBackground
         self.buttonText = buttonText
@@ -22,8 +28,10 @@ public struct CardTheme: Sendable, Equatable {
 
     /// What a card uses when neither it nor an override says.
     public static let defaults = CardTheme(
-        textColor: ColorPair(light: "#1C1C1E", dark: "#F2F2F7"), buttonBackground: ColorPair(light: "#3A5BDB", dark: "#8EA2FB"),
-        buttonText: ColorPair(light: "#FFFFFF", dark: "#0B0B0F"), linkColor: ColorPair(light: "#3A5BDB", dark: "#8EA2FB"),
+        textColor: ColorPair(light: "#1C1C1E", dark: "#F2F2F7"),
+        buttonBackground: ColorPair(light: "#3A5BDB", dark: "#8EA2FB"),
+        buttonText: ColorPair(light: "#FFFFFF", dark: "#0B0B0F"),
+        linkColor: ColorPair(light: "#3A5BDB", dark: "#8EA2FB"),
         background: ColorPair(light: "#FFFFFF", dark: "#1C1C1E"),
         fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
     )

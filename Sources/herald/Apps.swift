@@ -17,8 +17,11 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let key = try await AdminCommands.createApp(try await options.configuration(), name: name, region: region)
-            print(json ? AdminCommands.json(["appId": key.appId, "apiKey": key.apiKey, "keyId": key.keyId])
-                       : "appId:  \(key.appId)\napiKey: \(key.apiKey)\nkeep the API key: it is shown only once")
+            print(
+                json
+                    ? AdminCommands.json(["appId": key.appId, "apiKey": key.apiKey, "keyId": key.keyId])
+                    : "appId:  \(key.appId)\napiKey: \(key.apiKey)\nkeep the API key: it is shown only once"
+            )
         }
     }
 
@@ -61,8 +64,11 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let key = try await AdminCommands.rotateKey(try await options.configuration(), appId: appId)
-            print(json ? AdminCommands.json(["appId": key.appId, "apiKey": key.apiKey, "keyId": key.keyId])
-                       : "keyId:  \(key.keyId)\napiKey: \(key.apiKey)")
+            print(
+                json
+                    ? AdminCommands.json(["appId": key.appId, "apiKey": key.apiKey, "keyId": key.keyId])
+                    : "keyId:  \(key.keyId)\napiKey: \(key.apiKey)"
+            )
         }
     }
 

@@ -4,7 +4,8 @@ import HeraldServer
 
 struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Copy a SQLite database while the server keeps serving (PostgreSQL: use pg_dump).")
+        abstract: "Copy a SQLite database while the server keeps serving (PostgreSQL: use pg_dump)."
+    )
     @OptionGroup var options: DatabaseOptions
     @Option(help: "The new file to write the copy to.") var to: String
 

@@ -7,7 +7,8 @@ struct Config: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the effective configuration (secrets redacted) and where each value comes from; non-zero on a problem.")
+            abstract: "Print the effective configuration (secrets redacted) and where each value comes from; non-zero on a problem."
+        )
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {

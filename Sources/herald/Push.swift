@@ -25,7 +25,9 @@ struct Push: AsyncParsableCommand {
                 fields[String(parts[0])] = String(parts[1])
             }
             let verdict = try await AdminCommands.testPush(
-                try await options.configuration(), appId: appId, providerId: providerId,
+                try await options.configuration(),
+                appId: appId,
+                providerId: providerId,
                 input: .init(pushToken: pushToken, platform: platform, uid: uid, title: title, body: body, data: fields)
             )
             print(AdminCommands.json(AdminCommands.describe(verdict)))

@@ -4,7 +4,8 @@ import HeraldServer
 
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Put a backup in place of the configured SQLite database (PostgreSQL: use pg_restore).")
+        abstract: "Put a backup in place of the configured SQLite database (PostgreSQL: use pg_restore)."
+    )
     @OptionGroup var options: DatabaseOptions
     @Option(help: "The backup file (herald backup --to wrote it).") var from: String
     @Flag(help: "Replace an existing database (stop the server first).") var force = false

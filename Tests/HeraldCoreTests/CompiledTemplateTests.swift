@@ -1,6 +1,7 @@
-@testable import HeraldCore
 import Mustache
 import Testing
+
+@testable import HeraldCore
 
 /// The fast path of ``CompiledTemplate`` renders exactly what swift-mustache renders, and leaves
 /// to it every template it does not fully understand.
@@ -35,11 +36,15 @@ import Testing
     }
 
     @Test func onlyLiteralsAndVariablesTakeTheFastPath() {
-        #expect(CompiledTemplate.segments(of: "{{sender.name}}: {{{message.text}}}!") == [
-            .variable(["sender", "name"]), .literal(": "), .variable(["message", "text"]), .literal("!"),
-        ])
+        #expect(
+            CompiledTemplate.segments(of: "{{sender.name}}: {{{message.text}}}!") == [
+                .variable(["sender", "name"]), .literal(": "), .variable(["message", "text"]), .literal("!"),
+            ]
+        )
         #expect(CompiledTemplate.segments(of: "no tags") == [.literal("no tags")])
-        for text in ["{{#group}}x{{/group}}", "{{^a}}b{{/a}}", "{{uppercased(callType)}}", "{{! note }}", "{{> partial}}", "{{.}}", "{{a..b}}", "{{1a}}"] {
+        for text in [
+            "{{#group}}x{{/group}}", "{{^a}}b{{/a}}", "{{uppercased(callType)}}", "{{! note }}", "{{> partial}}", "{{.}}", "{{a..b}}", "{{1a}}",
+        ] {
             #expect(CompiledTemplate.segments(of: text) == nil, "\(text)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModels
 import Testing
+
 @testable import HeraldCore
 
 /// Core's decisions, with facts built in memory: the decider (every skip reason, both multi-device
@@ -8,7 +9,7 @@ import Testing
 /// reached nobody, and how a batch's failures are summarised.
 @Suite("Decisions")
 struct DecisionTests {
-    static let now = Date(timeIntervalSince1970: 1_795_000_000)   // 2026-11-18, a Wednesday
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18, a Wednesday
     static let app = App(id: "app1", name: "Acme", region: "us", createdAt: now)
 
     static func event(_ json: String) throws -> ResolvedEvent {
@@ -19,9 +20,12 @@ struct DecisionTests {
     }
 
     static let message = #"{"type":"message","message":{"id":1,"text":"Hi","sender":"ana","receiver":"bo","receiverType":"user"}}"#
-    static let groupMessage = #"{"type":"message","message":{"id":2,"text":"Hi","sender":"ana","receiver":"team","receiverType":"group","mentions":["cy"]}}"#
-    static let call = #"{"type":"call","callAction":"initiated","sessionId":"c1","callType":"audio","sender":"ana","receiver":"bo","receiverType":"user"}"#
-    static let callEnded = #"{"type":"call","callAction":"ended","sessionId":"c1","callType":"audio","sender":"ana","receiver":"bo","receiverType":"user"}"#
+    static let groupMessage =
+        #"{"type":"message","message":{"id":2,"text":"Hi","sender":"ana","receiver":"team","receiverType":"group","mentions":["cy"]}}"#
+    static let call =
+        #"{"type":"call","callAction":"initiated","sessionId":"c1","callType":"audio","sender":"ana","receiver":"bo","receiverType":"user"}"#
+    static let callEnded =
+        #"{"type":"call","callAction":"ended","sessionId":"c1","callType":"audio","sender":"ana","receiver":"bo","receiverType":"user"}"#
 
     static func user(_ uid: String = "bo", timeZone: String? = nil) -> User {
         User(uid: uid, name: uid, timeZone: timeZone, createdAt: now, updatedAt: now)
@@ -29,27 +33,45 @@ struct DecisionTests {
 
     static func token(_ platform: PushPlatform, session: String = "s1", provider: String? = nil) -> PushToken {
         let providerId = provider ?? (platform.tokenKind.providerKind == .apns ? "apns-1" : "fcm-1")
-        return PushToken(appId: app.id, uid: "bo", sessionId: session, providerId: providerId, platform: platform, token: "tok-\(platform.rawValue)-\(session)",
-                         createdAt: now, lastSeenAt: now)
+        return PushToken(
+            appId: app.id,
+            uid: "bo",
+            sessionId: session,
+            providerId: providerId,
+            platform: platform,
+            token: "tok-\(platform.rawValue)-\(session)",
+            createdAt: now,
+            lastSeenAt: now
+        )
     }
 
     static func providers(broken: Set<String> = [], disabled: Set<String> = [], webhook: Bool = false) -> [String: ProviderCredential] {
         var list: [(String, ProviderKind)] = [("apns-1", .apns), ("fcm-1", .fcm)]
         if webhook { list.append(("hook-1", .custom)) }
-        return Dictionary(uniqueKeysWithValues: list.map { id, kind in
-            var config = ProviderConfig(.sample(kind), enabled: !disabled.contains(id))
-            if broken.contains(id) { config.broken = BrokenCredential(reason: "BadCertificate", since: now) }
-            return (id, ProviderCredential(appId: app.id, providerId: id, config: config, sealedSecret: "", createdAt: now, updatedAt: now))
-        })
+        return Dictionary(
+            uniqueKeysWithValues: list.map { id, kind in
+                var config = ProviderConfig(.sample(kind), enabled: !disabled.contains(id))
+                if broken.contains(id) { config.broken = BrokenCredential(reason: "BadCertificate", since: now) }
+                return (id, ProviderCredential(appId: app.id, providerId: id, config: config, sealedSecret: "", createdAt: now, updatedAt: now))
+            }
+        )
     }
 
-    static func decide(_ json: String, _ facts: RecipientFacts, settings: PushSettings = .init(),
-                       providers: [String: ProviderCredential] = providers()) throws -> Decision {
+    static func decide(
+        _ json: String,
+        _ facts: RecipientFacts,
+        settings: PushSettings = .init(),
+        providers: [String: ProviderCredential] = providers()
+    ) throws -> Decision {
         Decider.decide(try event(json), facts, settings: settings, providers: providers, now: now)
     }
 
     /// A user message from Ana to Bo.
-    static func decide(_ facts: RecipientFacts, settings: PushSettings = .init(), providers: [String: ProviderCredential] = providers()) throws -> Decision {
+    static func decide(
+        _ facts: RecipientFacts,
+        settings: PushSettings = .init(),
+        providers: [String: ProviderCredential] = providers()
+    ) throws -> Decision {
         try decide(message, facts, settings: settings, providers: providers)
     }
 
@@ -64,7 +86,8 @@ struct DecisionTests {
         var off = PushSettings()
         off.enabled = false
         #expect(Self.skipped(try Self.decide(known, settings: off)) == .pushDisabled)
-        let suppressed = #"{"type":"message","message":{"id":1,"text":"Hi","sender":"ana","receiver":"bo","receiverType":"user","suppressPush":true}}"#
+        let suppressed =
+            #"{"type":"message","message":{"id":1,"text":"Hi","sender":"ana","receiver":"bo","receiverType":"user","suppressPush":true}}"#
         #expect(Self.skipped(try Self.decide(suppressed, known)) == .suppressed)
         var prefs = known
         prefs.preferences = NotificationPreferences(events: [.message: false])
@@ -72,7 +95,7 @@ struct DecisionTests {
         var mentions = known
         mentions.preferences = NotificationPreferences(groupMentionsOnly: true)
         #expect(Self.skipped(try Self.decide(Self.groupMessage, mentions)) == .mentionsOnly)
-        mentions.uid = "cy"   // mentioned: told
+        mentions.uid = "cy"  // mentioned: told
         #expect(Self.skipped(try Self.decide(Self.groupMessage, mentions)) == nil)
         var muted = known
         muted.mutes = [ConversationMute(conversationId: "ana_user_bo", until: nil)]
@@ -96,7 +119,8 @@ struct DecisionTests {
     }
 
     @Test func multiDevicePolicies() throws {
-        let phone = Self.token(.apnsIOSDevice, session: "phone"), laptop = Self.token(.fcmWeb, session: "laptop")
+        let phone = Self.token(.apnsIOSDevice, session: "phone")
+        let laptop = Self.token(.fcmWeb, session: "laptop")
         let online = PresenceRecord(appId: Self.app.id, uid: "bo", sessionId: "laptop", instance: "i", since: Self.now)
         let facts = RecipientFacts(uid: "bo", user: Self.user(), presence: [online], tokens: [phone, laptop])
         // all_offline: one session online is enough to tell them in-app only.
@@ -104,19 +128,35 @@ struct DecisionTests {
         // any_offline: the offline phone is pushed, the online laptop told in-app.
         var settings = PushSettings()
         settings.multiDevicePolicy = .anyOffline
-        guard case .push(let choices, _, let inApp) = try Self.decide(facts, settings: settings) else { Issue.record("not pushed"); return }
+        guard case .push(let choices, _, let inApp) = try Self.decide(facts, settings: settings) else {
+            Issue.record("not pushed")
+            return
+        }
         #expect(choices.map(\.token.sessionId) == ["phone"] && inApp == ["laptop"])
     }
 
     @Test func callsRingVoIPTokensAndEndQuietly() throws {
-        let device = Self.token(.apnsIOSDevice, session: "s1"), voip = Self.token(.apnsIOSVoIP, session: "s1"), android = Self.token(.fcmAndroid, session: "s2")
+        let device = Self.token(.apnsIOSDevice, session: "s1")
+        let voip = Self.token(.apnsIOSVoIP, session: "s1")
+        let android = Self.token(.fcmAndroid, session: "s2")
         let facts = RecipientFacts(uid: "bo", user: Self.user(), tokens: [device, voip, android])
-        guard case .push(let ringing, _, _) = try Self.decide(Self.call, facts) else { Issue.record("no push"); return }
-        #expect(Set(ringing.map { "\($0.token.platform.rawValue):\($0.route)" }) == ["apns_ios_voip:voip", "fcm_android:alert"],
-                "a session with a VoIP token rings there, not with an alert")
-        guard case .push(let ended, _, _) = try Self.decide(Self.callEnded, facts) else { Issue.record("no push"); return }
+        guard case .push(let ringing, _, _) = try Self.decide(Self.call, facts) else {
+            Issue.record("no push")
+            return
+        }
+        #expect(
+            Set(ringing.map { "\($0.token.platform.rawValue):\($0.route)" }) == ["apns_ios_voip:voip", "fcm_android:alert"],
+            "a session with a VoIP token rings there, not with an alert"
+        )
+        guard case .push(let ended, _, _) = try Self.decide(Self.callEnded, facts) else {
+            Issue.record("no push")
+            return
+        }
         #expect(Set(ended.map { "\($0.token.platform.rawValue):\($0.route)" }) == ["apns_ios_device:background", "fcm_android:background"])
-        guard case .push(let chat, _, _) = try Self.decide(facts) else { Issue.record("no push"); return }
+        guard case .push(let chat, _, _) = try Self.decide(facts) else {
+            Issue.record("no push")
+            return
+        }
         #expect(!chat.contains { $0.route == .voip } && chat.allSatisfy { $0.route == .alert }, "chat never goes to a VoIP token")
     }
 
@@ -159,7 +199,8 @@ struct DecisionTests {
 
     @Test func whyAnEventReachedNobody() throws {
         let group = Group(guid: "team", name: "Team", type: .public, owner: "ana", createdAt: Self.now, updatedAt: Self.now)
-        let toGroup = try Self.event(Self.groupMessage).event, toUser = try Self.event(Self.message).event
+        let toGroup = try Self.event(Self.groupMessage).event
+        let toUser = try Self.event(Self.message).event
         #expect(RecipientPage.nobodyReason(toGroup, recipients: [], users: [:], groups: [:]) == .unknownGroup)
         #expect(RecipientPage.nobodyReason(toGroup, recipients: [], users: [:], groups: ["team": group]) == .noMembers)
         #expect(RecipientPage.nobodyReason(toGroup, recipients: ["cy"], users: [:], groups: ["team": group]) == nil)
@@ -178,11 +219,13 @@ struct DecisionTests {
             DeliveryUpdate(id: "5", status: .expired, failure: .expired, attempts: 0, at: Self.now),
             DeliveryUpdate(id: "6", status: .failed, failure: .provider("PayloadTooLarge (local: 5000 bytes > 4096)"), attempts: 1, at: Self.now),
         ]
-        #expect(Dispatcher.failures(in: updates) == [
-            BatchFailure(outcome: "expired", reason: "expired", count: 1),
-            BatchFailure(outcome: "failed", reason: "PayloadTooLarge", count: 1),
-            BatchFailure(outcome: "failed", reason: "token_invalid", count: 2),
-            BatchFailure(outcome: "retrying", reason: "TooManyRequests", count: 1),
-        ])
+        #expect(
+            Dispatcher.failures(in: updates) == [
+                BatchFailure(outcome: "expired", reason: "expired", count: 1),
+                BatchFailure(outcome: "failed", reason: "PayloadTooLarge", count: 1),
+                BatchFailure(outcome: "failed", reason: "token_invalid", count: 2),
+                BatchFailure(outcome: "retrying", reason: "TooManyRequests", count: 1),
+            ]
+        )
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModels
 import Testing
+
 @testable import HeraldCore
 
 /// The intake's hand-off to this process's fan-out: bounded, oldest first, and every event it
@@ -9,9 +10,16 @@ import Testing
 struct EventHandOffTests {
     static func events(_ ids: [String]) -> [StoredEvent] {
         ids.map { id in
-            StoredEvent(event: ChatEvent(id: id, appId: "app1", clientId: nil, receivedAt: Date(timeIntervalSince1970: 0),
-                                         body: .read(ReadEvent(uid: "bo", conversationId: "c", messageId: nil, readAt: Date(timeIntervalSince1970: 0)))),
-                        status: .fanningOut)
+            StoredEvent(
+                event: ChatEvent(
+                    id: id,
+                    appId: "app1",
+                    clientId: nil,
+                    receivedAt: Date(timeIntervalSince1970: 0),
+                    body: .read(ReadEvent(uid: "bo", conversationId: "c", messageId: nil, readAt: Date(timeIntervalSince1970: 0)))
+                ),
+                status: .fanningOut
+            )
         }
     }
 
@@ -21,7 +29,7 @@ struct EventHandOffTests {
         #expect(!handOff.reserve(2), "past capacity: store them unclaimed")
         #expect(handOff.shouldClaim(), "and the fan-out is told to claim from the table")
         #expect(!handOff.shouldClaim(), "once")
-        handOff.hand(Self.events(["e1"]), reserved: 2)   // one of two was an idempotent repeat
+        handOff.hand(Self.events(["e1"]), reserved: 2)  // one of two was an idempotent repeat
         #expect(handOff.count == 1 && handOff.reserve(2))
         handOff.cancel(2)
         #expect(handOff.reserve(2))

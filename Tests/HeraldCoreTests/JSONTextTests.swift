@@ -5,12 +5,17 @@ import Testing
 @Suite("JSON text reader and writer")
 struct JSONTextTests {
     @Test func readsEveryKindOfValue() throws {
-        let value = try JSONValue(jsonText: #" {"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00","n":[0,-0,1.5,-2e3,1E+2,123456789012345678],"t":true,"f":false,"z":null,"o":{}} "#)
-        #expect(value == .object([
-            "s": .string("a\"b\\c/d\né😀"),
-            "n": .array([.number(0), .number(0), .number(1.5), .number(-2000), .number(100), .number(123456789012345678)]),
-            "t": .bool(true), "f": .bool(false), "z": .null, "o": .object([:]),
-        ]))
+        let value = try JSONValue(
+            jsonText: #" {"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00","n":[0,-0,1.5,-2e3,1E+2,123456789012345678],"t":true,"f":false,"z":null,"o":{}} "#
+        )
+        #expect(
+            value
+                == .object([
+                    "s": .string("a\"b\\c/d\né😀"),
+                    "n": .array([.number(0), .number(0), .number(1.5), .number(-2000), .number(100), .number(123_456_789_012_345_678)]),
+                    "t": .bool(true), "f": .bool(false), "z": .null, "o": .object([:]),
+                ])
+        )
     }
 
     @Test(arguments: [
@@ -23,7 +28,9 @@ struct JSONTextTests {
 
     @Test func refusesMalformedUTF8AndDeepNesting() {
         #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(jsonBytes: [0x22, 0xC3, 0x22]) }
-        #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(jsonText: String(repeating: "[", count: 300) + String(repeating: "]", count: 300)) }
+        #expect(throws: JSONValue.SyntaxError.self) {
+            try JSONValue(jsonText: String(repeating: "[", count: 300) + String(repeating: "]", count: 300))
+        }
         #expect((try? JSONValue(jsonText: String(repeating: "[", count: 200) + String(repeating: "]", count: 200))) != nil)
     }
 
@@ -34,7 +41,10 @@ struct JSONTextTests {
             "c": .object(["nested": .object([:]), "list": .array([])]),
         ])
         let text = String(decoding: value.jsonBytes(sortedKeys: true), as: UTF8.self)
-        #expect(text == #"{"a":"quote \" backslash \\ slash / newline \n tab \t bell \u0007 é 😀","b":[1,-2.5,1e-07,9007199254740991,null,false],"c":{"list":[],"nested":{}}}"#)
+        #expect(
+            text
+                == #"{"a":"quote \" backslash \\ slash / newline \n tab \t bell \u0007 é 😀","b":[1,-2.5,1e-07,9007199254740991,null,false],"c":{"list":[],"nested":{}}}"#
+        )
         #expect(try JSONValue(jsonText: text) == value)
         #expect(try JSONValue(jsonBytes: value.jsonBytes()) == value)
         #expect(JSONValue.number(.nan).jsonBytes() == Array("null".utf8))

@@ -18,7 +18,10 @@ struct PayloadGoldenTests {
     func builtPayloadEqualsTheSeed(_ name: String) throws {
         let fixture = try #require(Self.fixtures.first { $0.name == name })
         let built = try Self.build(fixture)
-        guard case .object(let expected) = fixture["expected"] else { Issue.record("no expected payload"); return }
+        guard case .object(let expected) = fixture["expected"] else {
+            Issue.record("no expected payload")
+            return
+        }
         let (kind, want) = try #require(expected.first)
         #expect(kind == built.kind)
         for (field, value) in Self.flatten(want) {
@@ -30,7 +33,8 @@ struct PayloadGoldenTests {
     /// Builds the push a fixture describes.
     static func build(_ fixture: PayloadFixtures.Fixture) throws -> (kind: String, json: JSONValue) {
         guard case .object(let event)? = fixture["event"], case .object(let appInfo)? = fixture["app"],
-              case .string(let recipient)? = fixture["recipient"], case .object(let providerInfo)? = fixture["provider"] else {
+            case .string(let recipient)? = fixture["recipient"], case .object(let providerInfo)? = fixture["provider"]
+        else {
             throw Failure("fixture \(fixture.name) lacks event, app, recipient or provider")
         }
         let parsed = try EventParser.parse(.object(event), now: Date())
@@ -44,13 +48,24 @@ struct PayloadGoldenTests {
             if case .bool(let value)? = overrides["hideMessageText"] { settings.hideMessageText = value }
         }
         let app = App(id: appInfo["id"]!.text, name: appInfo["name"]!.text, region: appInfo["region"]!.text, settings: settings, createdAt: sentAt)
-        let resolved = ResolvedEvent.resolve(ChatEvent(id: "evt_golden", appId: app.id, clientId: nil, receivedAt: sentAt, body: parsed.body),
-                                             app: app, users: [:], group: nil)
+        let resolved = ResolvedEvent.resolve(
+            ChatEvent(id: "evt_golden", appId: app.id, clientId: nil, receivedAt: sentAt, body: parsed.body),
+            app: app,
+            users: [:],
+            group: nil
+        )
         let template = PushTemplate.pick(resolved.templateType, resolved.receiverType, locale: nil, from: [], format: settings.payloadFormat)
         let text = RenderedText.render(template, resolved, hideText: settings.hideMessageText)
         let ttl = resolved.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds
-        let context = PushContext(event: resolved, text: text, settings: settings, badge: fixture["badge"].map { Int($0.text)! },
-                                  unread: fixture["unread"].map { Int($0.text)! }, expiresAt: sentAt.addingTimeInterval(TimeInterval(ttl)), now: sentAt)
+        let context = PushContext(
+            event: resolved,
+            text: text,
+            settings: settings,
+            badge: fixture["badge"].map { Int($0.text)! },
+            unread: fixture["unread"].map { Int($0.text)! },
+            expiresAt: sentAt.addingTimeInterval(TimeInterval(ttl)),
+            now: sentAt
+        )
         var provider = ProviderSettings.sample(ProviderKind(rawValue: providerInfo["kind"]!.text)!)
         if case .bool(let value)? = providerInfo["mutableContent"], case .apns(var apns) = provider {
             apns.mutableContent = value

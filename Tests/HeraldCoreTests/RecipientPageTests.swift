@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModels
 import Testing
+
 @testable import HeraldCore
 
 /// An event's recipients in pages: the direct ones first, then a group's members after the
@@ -12,8 +13,11 @@ struct RecipientPageTests {
     static func stored(_ json: String, cursor: String? = nil) throws -> StoredEvent {
         let value = try JSONValue(jsonText: json)
         let body = try EventParser.parse(value, now: now).body
-        return StoredEvent(event: ChatEvent(id: "evt_1", appId: "app1", clientId: nil, receivedAt: now, body: body, posted: value), status: .fanningOut,
-                           cursor: cursor)
+        return StoredEvent(
+            event: ChatEvent(id: "evt_1", appId: "app1", clientId: nil, receivedAt: now, body: body, posted: value),
+            status: .fanningOut,
+            cursor: cursor
+        )
     }
 
     static func members(_ uids: [String]) -> [GroupMember] {
@@ -24,8 +28,11 @@ struct RecipientPageTests {
     static let kick = #"{"type":"group_action","action":"kicked","actor":"ana","target":"zed","group":"team"}"#
 
     @Test func aUserMessageIsOnePageForItsReceiver() throws {
-        let page = RecipientPage.make(try Self.stored(#"{"type":"message","message":{"id":1,"text":"Hi","sender":"ana","receiver":"bo","receiverType":"user"}}"#),
-                                      members: nil, pageSize: 2)
+        let page = RecipientPage.make(
+            try Self.stored(#"{"type":"message","message":{"id":1,"text":"Hi","sender":"ana","receiver":"bo","receiverType":"user"}}"#),
+            members: nil,
+            pageSize: 2
+        )
         #expect(page.recipients == ["bo"] && page.done && page.cursor == nil)
     }
 

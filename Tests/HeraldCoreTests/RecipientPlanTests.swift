@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModels
 import Testing
+
 @testable import HeraldCore
 
 /// One recipient planned from facts alone: the decision's rows in the delivery log, the push of
@@ -9,7 +10,11 @@ import Testing
 struct RecipientPlanTests {
     static let now = DecisionTests.now
 
-    static func context(_ json: String = DecisionTests.message, settings: PushSettings = .init(), webhook: Bool = false) throws -> RecipientPlan.Context {
+    static func context(
+        _ json: String = DecisionTests.message,
+        settings: PushSettings = .init(),
+        webhook: Bool = false
+    ) throws -> RecipientPlan.Context {
         let event = try DecisionTests.event(json)
         var app = DecisionTests.app
         app.settings = settings
@@ -32,7 +37,10 @@ struct RecipientPlanTests {
         #expect(plan.deliveries.count == 1 && row.status == .sending && row.target == .token(Self.phone.token) && row.route == .alert)
         #expect(row.badge == 4 && row.unread == 3, "the badge counts this message; the conversation's count too")
         #expect(row.expiresAt == Self.now.addingTimeInterval(86_400) && row.subject == .event("evt_1"))
-        guard case .apns(let push) = try #require(plan.pushes.first).push else { Issue.record("not an APNs push"); return }
+        guard case .apns(let push) = try #require(plan.pushes.first).push else {
+            Issue.record("not an APNs push")
+            return
+        }
         #expect(plan.pushes.map(\.delivery.id) == [row.id])
         #expect(push.deviceToken == Self.phone.token && push.headers.kind == .alert && push.aps.badge == 4 && push.aps.threadId == "ana_user_bo")
     }
@@ -41,7 +49,9 @@ struct RecipientPlanTests {
         var muted = Self.bo
         muted.mutes = [ConversationMute(conversationId: "ana_user_bo", until: nil)]
         let plan = Self.plan(muted, counts: ["ana_user_bo": 2], try Self.context())
-        #expect(plan.deliveries.map(\.status) == [.skipped] && plan.deliveries[0].reason == "muted" && plan.deliveries[0].target == DeliveryTarget.none)
+        #expect(
+            plan.deliveries.map(\.status) == [.skipped] && plan.deliveries[0].reason == "muted" && plan.deliveries[0].target == DeliveryTarget.none
+        )
         #expect(plan.pushes.isEmpty && plan.unreadIncrement == nil && plan.deliveries[0].badge == 2)
     }
 
@@ -59,7 +69,10 @@ struct RecipientPlanTests {
         let plan = Self.plan(facts, try Self.context(settings: settings, webhook: true))
         #expect(plan.deliveries.map(\.target) == [.token(Self.phone.token), .webhook(providerId: "hook-1"), .inApp])
         #expect(plan.deliveries.map(\.status) == [.sending, .sending, .inapp] && plan.deliveries[2].reason == "online (1 session)")
-        guard case .webhook(let envelope) = plan.pushes[1].push else { Issue.record("no webhook call"); return }
+        guard case .webhook(let envelope) = plan.pushes[1].push else {
+            Issue.record("no webhook call")
+            return
+        }
         #expect(envelope.data.to.uid == "bo")
     }
 

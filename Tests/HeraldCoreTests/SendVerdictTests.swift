@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModels
 import Testing
+
 @testable import HeraldCore
 
 /// What each provider answer makes of a delivery (its update and side effect), and when a retry
@@ -10,8 +11,20 @@ struct SendVerdictTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
 
     static func delivery(attempts: Int = 0, expiresAt: Date? = nil, target: DeliveryTarget = .token("tok-1")) -> Delivery {
-        Delivery(id: "dlv_1", appId: "app1", subject: .event("evt_1"), uid: "bo", target: target, providerId: "apns-1", platform: .apnsIOSDevice,
-                 route: .alert, status: .sending, attempts: attempts, expiresAt: expiresAt, createdAt: now)
+        Delivery(
+            id: "dlv_1",
+            appId: "app1",
+            subject: .event("evt_1"),
+            uid: "bo",
+            target: target,
+            providerId: "apns-1",
+            platform: .apnsIOSDevice,
+            route: .alert,
+            status: .sending,
+            attempts: attempts,
+            expiresAt: expiresAt,
+            createdAt: now
+        )
     }
 
     static func verdict(_ result: PushResult, _ delivery: Delivery = delivery(), random: Double = 0) -> (DeliveryUpdate, SendVerdict.SideEffect?) {
@@ -21,7 +34,9 @@ struct SendVerdictTests {
 
     @Test func deliveredCountsTheAttemptAndKeepsTheProvidersId() {
         let (update, effect) = Self.verdict(PushResult(outcome: .delivered, providerStatus: 200, providerMessageId: "apns-1"))
-        #expect(update == DeliveryUpdate(id: "dlv_1", status: .delivered, attempts: 1, providerStatus: 200, providerMessageId: "apns-1", at: Self.now))
+        #expect(
+            update == DeliveryUpdate(id: "dlv_1", status: .delivered, attempts: 1, providerStatus: 200, providerMessageId: "apns-1", at: Self.now)
+        )
         #expect(effect == nil)
     }
 
@@ -46,10 +61,15 @@ struct SendVerdictTests {
 
     @Test func aDeadTokenFailsAndIsPrunedOnce() {
         let since = Self.now.addingTimeInterval(-86_400)
-        let (update, effect) = Self.verdict(PushResult(outcome: .tokenInvalid(since: since, hint: "the app was removed"), providerStatus: 410, reason: "Unregistered"))
+        let (update, effect) = Self.verdict(
+            PushResult(outcome: .tokenInvalid(since: since, hint: "the app was removed"), providerStatus: 410, reason: "Unregistered")
+        )
         #expect(update.status == .failed && update.reason == "token_invalid: Unregistered (the app was removed)")
         #expect(effect == .pruneToken("tok-1", reason: "Unregistered", hint: "the app was removed", invalidSince: since))
-        let (webhook, none) = Self.verdict(PushResult(outcome: .tokenInvalid(since: nil, hint: nil)), Self.delivery(target: .webhook(providerId: "hook")))
+        let (webhook, none) = Self.verdict(
+            PushResult(outcome: .tokenInvalid(since: nil, hint: nil)),
+            Self.delivery(target: .webhook(providerId: "hook"))
+        )
         #expect(webhook.reason == "token_invalid: invalid" && none == nil, "a webhook has no token to prune")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeraldCore
 
 /// Unread increments of fan-outs still in flight, added to the stored counts so that two

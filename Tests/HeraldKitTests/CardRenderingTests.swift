@@ -20,8 +20,12 @@ struct CardRenderingTests {
         // Typed and back, field for field.
         let again = try JSONValue(jsonBytes: Array(JSONEncoder().encode(card)))
         #expect(again == json)
-        #expect(Set(card.actions.map(\.action.type)) == ["openUrl", "chatWithUser", "chatWithGroup", "sendMessage", "copyToClipboard", "downloadFile",
-                                                        "initiateCall", "apiCall", "customCallback"])
+        #expect(
+            Set(card.actions.map(\.action.type)) == [
+                "openUrl", "chatWithUser", "chatWithGroup", "sendMessage", "copyToClipboard", "downloadFile",
+                "initiateCall", "apiCall", "customCallback",
+            ]
+        )
         #expect(card.actions.first == CardActionEvent(elementId: "hero", action: .openUrl(url: "https://example.com/sale", openIn: "webview")))
         var kinds = Set<String>()
         func walk(_ elements: [CardElement]) {
@@ -60,7 +64,13 @@ struct CardRenderingTests {
         let themed = CardHTMLRenderer(scheme: .light, theme: brand).fragment(card)
         #expect(themed.contains("font-family:Avenir") && themed.contains("color:#000001") && !themed.contains("color:#7A3E00"))
         // Only http(s) reaches href and src.
-        let hostile = try JSONDecoder().decode(Card.self, from: Data(#"{"version":"1.0","fallbackText":"x","body":[{"type":"link","id":"x","text":"x","action":{"type":"openUrl","url":"javascript:alert(1)"}}]}"#.utf8))
+        let hostile = try JSONDecoder().decode(
+            Card.self,
+            from: Data(
+                #"{"version":"1.0","fallbackText":"x","body":[{"type":"link","id":"x","text":"x","action":{"type":"openUrl","url":"javascript:alert(1)"}}]}"#
+                    .utf8
+            )
+        )
         #expect(!CardHTMLRenderer().fragment(hostile).contains("href=\"javascript"))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import HeraldKit
 import HeraldTestSupport
+import Synchronization
 import Testing
 
 /// HeraldKit against a Herald server listening on a port (SQLite), as an app would use it.
@@ -31,7 +31,11 @@ struct LiveServerTests {
                 #expect(try await tokens().compactMap { $0["pushToken"] as? String } == [device])
 
                 // A second token after login goes straight through; a bad one is the server's 422.
-                let fcm = try await herald.registerPushToken("fcm-token-" + String(repeating: "x", count: 140), platform: .fcmIOS, providerId: "fcm-1")
+                let fcm = try await herald.registerPushToken(
+                    "fcm-token-" + String(repeating: "x", count: 140),
+                    platform: .fcmIOS,
+                    providerId: "fcm-1"
+                )
                 let both = try await tokens()
                 #expect(!fcm.isPending && both.count == 2)
                 do {
@@ -109,11 +113,20 @@ struct LiveServerTests {
                 } catch {
                     #expect((error as? HeraldKitError)?.code == "not_found")
                 }
-                #expect(try await NotificationCategoriesRequest(herald: herald).fetchNext() == [NotificationCategory(id: "promo", label: "Promotions")])
+                #expect(
+                    try await NotificationCategoriesRequest(herald: herald).fetchNext() == [NotificationCategory(id: "promo", label: "Promotions")]
+                )
 
                 // A campaign push, as the device gets it, tracked back.
-                let campaign = try await client.request(.post, "/v1/campaigns", bearer: key, json: [
-                    "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "card": Self.card("Spring"), "push": ["title": "Hi", "body": "Sale"]])
+                let campaign = try await client.request(
+                    .post,
+                    "/v1/campaigns",
+                    bearer: key,
+                    json: [
+                        "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "card": Self.card("Spring"),
+                        "push": ["title": "Hi", "body": "Sale"],
+                    ]
+                )
                 let campaignId = try #require(campaign["id"] as? String)
                 try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: key)
                 try await world.herald.services.campaigns.runDue()
@@ -146,8 +159,14 @@ struct LiveServerTests {
                     if presence["online"] as? Bool == true { break }
                     try await Task.sleep(for: .milliseconds(50))
                 }
-                let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
-                    "name": "Live", "audience": ["type": "all"], "card": Self.card("Live {{user.name}}")])
+                let campaign = try await client.request(
+                    .post,
+                    "/v1/campaigns",
+                    bearer: world.apiKey,
+                    json: [
+                        "name": "Live", "audience": ["type": "all"], "card": Self.card("Live {{user.name}}"),
+                    ]
+                )
                 try await client.request(.post, "/v1/campaigns/\(campaign["id"] as! String)/send", bearer: world.apiKey)
                 try await world.herald.services.campaigns.runDue()
                 // The stream is read by a task of its own, so that a lost update fails the test instead of hanging it.
@@ -158,7 +177,11 @@ struct LiveServerTests {
                     ended.append(.unreadCount(-1))
                 }
                 for _ in 0..<500 where streamed.updates.count < 2 || heard.updates.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
-                guard case .item(let item)? = streamed.updates.first else { Issue.record("no item: \(streamed.updates)"); reader.cancel(); return }
+                guard case .item(let item)? = streamed.updates.first else {
+                    Issue.record("no item: \(streamed.updates)")
+                    reader.cancel()
+                    return
+                }
                 #expect(item.campaignId == campaign["id"] as? String && item.card?.fallbackText == "Live Ana")
                 #expect(streamed.updates.dropFirst().first == .unreadCount(1))
                 #expect(heard.updates == streamed.updates)

@@ -10,9 +10,13 @@ struct PushParsingTests {
     static func payload(_ fixture: PayloadFixtures.Fixture) throws -> [String: Any] {
         let expected = try #require(fixture["expected"]?.objectValue)
         let value: JSONValue?
-        if let apns = expected["apns"]?.objectValue { value = apns["payload"] }
-        else if let fcm = expected["fcm"]?.objectValue { value = fcm["data"] }
-        else { value = expected["webhook"]?.objectValue?["data"]?.objectValue?["notificationDetails"] }
+        if let apns = expected["apns"]?.objectValue {
+            value = apns["payload"]
+        } else if let fcm = expected["fcm"]?.objectValue {
+            value = fcm["data"]
+        } else {
+            value = expected["webhook"]?.objectValue?["data"]?.objectValue?["notificationDetails"]
+        }
         let data = Data(try #require(value).jsonBytes())
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
@@ -31,7 +35,10 @@ struct PushParsingTests {
                 #expect(message.receiverType.rawValue == sent["receiverType"]?.stringValue, "\(fixture.name)")
                 let receiver = sent["receiver"]?.objectValue
                 #expect(message.receiver.id == (receiver?["uid"] ?? receiver?["guid"])?.stringValue, "\(fixture.name)")
-                #expect(message.category == .message && message.conversationId.contains(message.sender.uid) || message.receiverType == .group, "\(fixture.name)")
+                #expect(
+                    message.category == .message && message.conversationId.contains(message.sender.uid) || message.receiverType == .group,
+                    "\(fixture.name)"
+                )
                 if fixture.name.contains("sendbird") {
                     #expect((message as? TextMessage)?.text == "Hello!", "\(fixture.name)")
                 } else {
@@ -49,7 +56,10 @@ struct PushParsingTests {
                 #expect(call.sessionId == event["sessionId"]?.stringValue && call.callAction == event["callAction"]?.stringValue, "\(fixture.name)")
                 #expect(call.type == event["callType"]?.stringValue && call.category == .call, "\(fixture.name)")
                 let info = try CallPushInfo(payload: payload)
-                #expect(info.uuid == CallPushInfo.uuid(forSession: "v1.123.aik2") && info.callerName == "Andrew Joseph" && info.callerId == "cometchat-uid-1")
+                #expect(
+                    info.uuid == CallPushInfo.uuid(forSession: "v1.123.aik2") && info.callerName == "Andrew Joseph"
+                        && info.callerId == "cometchat-uid-1"
+                )
                 #expect(info.hasVideo == (event["callType"]?.stringValue == "video") && info.isIncoming == (info.callAction == "initiated"))
             case "group_action":
                 let action = try #require(message as? ActionMessage, "\(fixture.name)")
@@ -73,9 +83,13 @@ struct PushParsingTests {
     }
 
     @Test func otherPushesAreNamedNotMistaken() throws {
-        let campaign: [String: Any] = ["aps": ["alert": ["title": "Hi", "body": "Sale"]], "cometchat": [
-            "type": "business_messaging", "appId": "app", "campaignId": "cmp_1", "notificationId": "fit_1", "pushNotificationId": "p-1",
-            "uid": "ana", "sentAt": "2026-05-21T12:43:55.206Z"]]
+        let campaign: [String: Any] = [
+            "aps": ["alert": ["title": "Hi", "body": "Sale"]],
+            "cometchat": [
+                "type": "business_messaging", "appId": "app", "campaignId": "cmp_1", "notificationId": "fit_1", "pushNotificationId": "p-1",
+                "uid": "ana", "sentAt": "2026-05-21T12:43:55.206Z",
+            ],
+        ]
         #expect(throws: HeraldKitError.notAMessage(kind: "business_messaging")) { try Herald.processMessage(campaign) }
         #expect(PushNotification.isCampaignPush(campaign))
         let push = try PushNotification.fromPayload(campaign)

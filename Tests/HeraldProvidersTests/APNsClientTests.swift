@@ -23,7 +23,13 @@ struct APNsClientTests {
             var endpoints = APNsEndpoints()
             endpoints.sandbox = HTTP2Endpoint(url: standIn.endpointURL)!
             endpoints.production = HTTP2Endpoint(url: standIn.endpointURL)!
-            let client = APNsClient(bundleId: "com.acme.app", production: production, authentication: .token(signer), tls: standIn.certificate.clientTLS, endpoints: endpoints)
+            let client = APNsClient(
+                bundleId: "com.acme.app",
+                production: production,
+                authentication: .token(signer),
+                tls: standIn.certificate.clientTLS,
+                endpoints: endpoints
+            )
             return Setup(standIn: standIn, client: client, signer: signer, key: key)
         }
 
@@ -33,7 +39,11 @@ struct APNsClientTests {
         }
     }
 
-    static func alert(_ token: String = Fixtures.apnsToken(), type: APNsPushType = .alert, payload: String = #"{"aps":{"alert":{"title":"Ana","body":"Hi"}}}"#) -> APNsNotification {
+    static func alert(
+        _ token: String = Fixtures.apnsToken(),
+        type: APNsPushType = .alert,
+        payload: String = #"{"aps":{"alert":{"title":"Ana","body":"Hi"}}}"#
+    ) -> APNsNotification {
         APNsNotification(deviceToken: token, pushType: type, payload: ByteBuffer(string: payload))
     }
 
@@ -98,9 +108,15 @@ struct APNsClientTests {
     @Test func everyReasonMapsToAnOutcome() async throws {
         let setup = try await Setup.make(production: true)
         let cases: [(APNsStandIn.Scripted, PushOutcome)] = [
-            (.init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000), .tokenInvalid(since: Date(timeIntervalSince1970: 1_700_000_000), hint: nil)),
+            (
+                .init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000),
+                .tokenInvalid(since: Date(timeIntervalSince1970: 1_700_000_000), hint: nil)
+            ),
             (.init(status: 410, reason: "ExpiredToken"), .tokenInvalid(since: nil, hint: nil)),
-            (.init(status: 400, reason: "BadDeviceToken"), .tokenInvalid(since: nil, hint: "the token may be a sandbox (development) token sent to production")),
+            (
+                .init(status: 400, reason: "BadDeviceToken"),
+                .tokenInvalid(since: nil, hint: "the token may be a sandbox (development) token sent to production")
+            ),
             (.init(status: 429, reason: "TooManyRequests"), .retryLater(after: .seconds(60))),
             (.init(status: 503, reason: "ServiceUnavailable"), .retryLater(after: nil)),
             (.init(status: 500, reason: "InternalServerError"), .retryLater(after: nil)),
@@ -123,14 +139,30 @@ struct APNsClientTests {
 
     @Test func aTokenFromAnUnknownKeyIsABrokenCredential() async throws {
         let setup = try await Setup.make()
-        let stranger = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ")
+        let stranger = try APNsTokenSigner(
+            privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation,
+            keyId: Fixtures.apnsKeyId,
+            teamId: "DEF123GHIJ"
+        )
         var endpoints = APNsEndpoints()
         endpoints.sandbox = HTTP2Endpoint(url: setup.standIn.endpointURL)!
-        let client = APNsClient(bundleId: "com.acme.app", production: false, authentication: .token(stranger), tls: setup.standIn.certificate.clientTLS, endpoints: endpoints)
+        let client = APNsClient(
+            bundleId: "com.acme.app",
+            production: false,
+            authentication: .token(stranger),
+            tls: setup.standIn.certificate.clientTLS,
+            endpoints: endpoints
+        )
         let result = await client.send(Self.alert())
         #expect(result.outcome == .credentialBroken)
         #expect(result.reason == "InvalidProviderToken")
-        let wrongBundle = APNsClient(bundleId: "com.other.app", production: false, authentication: .token(setup.signer), tls: setup.standIn.certificate.clientTLS, endpoints: endpoints)
+        let wrongBundle = APNsClient(
+            bundleId: "com.other.app",
+            production: false,
+            authentication: .token(setup.signer),
+            tls: setup.standIn.certificate.clientTLS,
+            endpoints: endpoints
+        )
         #expect(await wrongBundle.send(Self.alert()).reason == "TopicDisallowed")
         await client.shutdown()
         await wrongBundle.shutdown()
@@ -227,7 +259,10 @@ struct APNsClientTests {
         let standIn = try await APNsStandIn.start(requireClientCertificate: true, clientTrustRoot: bundle.certificateChain[0])
         var endpoints = APNsEndpoints()
         endpoints.sandbox = HTTP2Endpoint(url: standIn.endpointURL)!
-        let settings = APNsSettings(auth: .certificate(subject: "CN=Apple Push Services: com.acme.app", expiresAt: .distantFuture), bundleId: "com.acme.app")
+        let settings = APNsSettings(
+            auth: .certificate(subject: "CN=Apple Push Services: com.acme.app", expiresAt: .distantFuture),
+            bundleId: "com.acme.app"
+        )
         var secret = ProviderSecret()
         secret.p12Base64 = p12
         secret.p12Password = Fixtures.p12Password
@@ -239,7 +274,13 @@ struct APNsClientTests {
         #expect(standIn.received.first?.headers["authorization"] == nil)
 
         // Without the certificate, the stand-in's TLS handshake refuses the connection.
-        let anonymous = APNsClient(bundleId: "com.acme.app", production: false, authentication: .certificate, tls: standIn.certificate.clientTLS, endpoints: endpoints)
+        let anonymous = APNsClient(
+            bundleId: "com.acme.app",
+            production: false,
+            authentication: .certificate,
+            tls: standIn.certificate.clientTLS,
+            endpoints: endpoints
+        )
         #expect(await anonymous.send(Self.alert()).outcome.isRetryable)
         #expect(standIn.received.count == 1)
         await client.shutdown()

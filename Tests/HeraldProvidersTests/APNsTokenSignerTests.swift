@@ -37,13 +37,18 @@ struct APNsTokenSignerTests {
 
     @Test func reusedForFiftyMinutesThenRefreshedBeforeTheHour() async throws {
         let clock = ManualClock()
-        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ", clock: clock)
+        let signer = try APNsTokenSigner(
+            privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation,
+            keyId: Fixtures.apnsKeyId,
+            teamId: "DEF123GHIJ",
+            clock: clock
+        )
         let first = try signer.token()
         clock.advance(minutes: 19)
         #expect(try signer.token() == first)
-        clock.advance(minutes: 30)          // 49 minutes old
+        clock.advance(minutes: 30)  // 49 minutes old
         #expect(try signer.token() == first)
-        clock.advance(minutes: 1)           // 50 minutes: refreshed, well before the hour
+        clock.advance(minutes: 1)  // 50 minutes: refreshed, well before the hour
         let second = try signer.token()
         #expect(second != first)
         #expect(second.issuedAt == clock.now())
@@ -52,7 +57,12 @@ struct APNsTokenSignerTests {
 
     @Test func renewalAfterExpiredProviderToken() async throws {
         let clock = ManualClock()
-        let signer = try APNsTokenSigner(privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation, keyId: Fixtures.apnsKeyId, teamId: "DEF123GHIJ", clock: clock)
+        let signer = try APNsTokenSigner(
+            privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation,
+            keyId: Fixtures.apnsKeyId,
+            teamId: "DEF123GHIJ",
+            clock: clock
+        )
         let first = try signer.token()
         clock.advance(minutes: 1)
         // Young token rejected: renewed once…

@@ -1,10 +1,10 @@
-import _CryptoExtras
 import AsyncHTTPClient
 import Foundation
 import HeraldCore
 import HeraldProviders
 import HeraldTestSupport
 import Testing
+import _CryptoExtras
 
 @Suite("FCM client against the stand-in")
 struct FCMClientTests {
@@ -13,7 +13,8 @@ struct FCMClientTests {
         let client: FCMClient
         let http: HTTPClient
 
-        static func make(serviceAccount: [String: Any] = Fixtures.serviceAccount(), lean: Bool = false, http1Only: Bool = false) async throws -> Setup {
+        static func make(serviceAccount: [String: Any] = Fixtures.serviceAccount(), lean: Bool = false, http1Only: Bool = false) async throws -> Setup
+        {
             let standIn = try await FCMStandIn.start(lean: lean, http1Only: http1Only)
             let account = try ServiceAccount(json: String(decoding: try JSONSerialization.data(withJSONObject: serviceAccount), as: UTF8.self))
             let key = try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM)
@@ -64,8 +65,13 @@ struct FCMClientTests {
         let results = await withTaskGroup(of: PushResult.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    await setup.client.send(FCMPush(token: Fixtures.fcmToken(), data: ["type": "chat", "n": String(index)],
-                                                       notification: .init(title: "Ana", body: "Hi")))
+                    await setup.client.send(
+                        FCMPush(
+                            token: Fixtures.fcmToken(),
+                            data: ["type": "chat", "n": String(index)],
+                            notification: .init(title: "Ana", body: "Hi")
+                        )
+                    )
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -86,9 +92,14 @@ struct FCMClientTests {
         let setup = try await Setup.make(http1Only: true)
         let tokens = (0..<12).map { _ in Fixtures.fcmToken() }
         setup.standIn.script(token: tokens[3], .unregistered)
-        let results = await setup.client.send(tokens.map { FCMPush(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) })
+        let results = await setup.client.send(
+            tokens.map { FCMPush(token: $0, data: ["type": "chat"], notification: .init(title: "Ana", body: "Hi")) }
+        )
         #expect(setup.client.usesHTTP1)
-        #expect(results.enumerated().allSatisfy { $0.offset == 3 ? $0.element.reason == "UNREGISTERED" : $0.element.outcome == .delivered }, "\(results.map { $0.reason ?? "-" }.prefix(2))")
+        #expect(
+            results.enumerated().allSatisfy { $0.offset == 3 ? $0.element.reason == "UNREGISTERED" : $0.element.outcome == .delivered },
+            "\(results.map { $0.reason ?? "-" }.prefix(2))"
+        )
         #expect(setup.standIn.messageCount == 11)
         #expect(await setup.client.send(FCMPush(token: Fixtures.fcmToken(), data: ["k": "v"])).outcome == .delivered)
         try await setup.close()
@@ -98,13 +109,48 @@ struct FCMClientTests {
         let setup = try await Setup.make()
         let cases: [(FCMStandIn.Scripted, PushOutcome)] = [
             (.unregistered, .tokenInvalid(since: nil, hint: nil)),
-            (.init(status: 403, canonical: "PERMISSION_DENIED", fcmError: "SENDER_ID_MISMATCH", message: "SenderId mismatch"), .tokenInvalid(since: nil, hint: "the token belongs to another Firebase project")),
-            (.init(status: 400, canonical: "INVALID_ARGUMENT", fcmError: "INVALID_ARGUMENT", message: "The registration token is not a valid FCM registration token"), .tokenInvalid(since: nil, hint: "not a valid FCM registration token")),
-            (.init(status: 400, canonical: "INVALID_ARGUMENT", fcmError: "INVALID_ARGUMENT", message: "Invalid value at 'message.data[0].value' (TYPE_STRING), 12"), .failed),
-            (.init(status: 429, canonical: "RESOURCE_EXHAUSTED", fcmError: "QUOTA_EXCEEDED", message: "Quota exceeded", retryAfter: "30"), .retryLater(after: .seconds(30))),
-            (.init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "The service is currently unavailable.", retryAfter: "7"), .retryLater(after: .seconds(7))),
+            (
+                .init(status: 403, canonical: "PERMISSION_DENIED", fcmError: "SENDER_ID_MISMATCH", message: "SenderId mismatch"),
+                .tokenInvalid(since: nil, hint: "the token belongs to another Firebase project")
+            ),
+            (
+                .init(
+                    status: 400,
+                    canonical: "INVALID_ARGUMENT",
+                    fcmError: "INVALID_ARGUMENT",
+                    message: "The registration token is not a valid FCM registration token"
+                ), .tokenInvalid(since: nil, hint: "not a valid FCM registration token")
+            ),
+            (
+                .init(
+                    status: 400,
+                    canonical: "INVALID_ARGUMENT",
+                    fcmError: "INVALID_ARGUMENT",
+                    message: "Invalid value at 'message.data[0].value' (TYPE_STRING), 12"
+                ), .failed
+            ),
+            (
+                .init(status: 429, canonical: "RESOURCE_EXHAUSTED", fcmError: "QUOTA_EXCEEDED", message: "Quota exceeded", retryAfter: "30"),
+                .retryLater(after: .seconds(30))
+            ),
+            (
+                .init(
+                    status: 503,
+                    canonical: "UNAVAILABLE",
+                    fcmError: "UNAVAILABLE",
+                    message: "The service is currently unavailable.",
+                    retryAfter: "7"
+                ), .retryLater(after: .seconds(7))
+            ),
             (.init(status: 500, canonical: "INTERNAL", fcmError: "INTERNAL", message: "Internal error encountered."), .retryLater(after: nil)),
-            (.init(status: 401, canonical: "UNAUTHENTICATED", fcmError: "THIRD_PARTY_AUTH_ERROR", message: "Auth error from APNS or Web Push Service"), .credentialBroken),
+            (
+                .init(
+                    status: 401,
+                    canonical: "UNAUTHENTICATED",
+                    fcmError: "THIRD_PARTY_AUTH_ERROR",
+                    message: "Auth error from APNS or Web Push Service"
+                ), .credentialBroken
+            ),
         ]
         for (scripted, expected) in cases {
             let token = Fixtures.fcmToken()
@@ -141,9 +187,14 @@ struct FCMClientTests {
         let json = { (uri: String) in
             String(decoding: try! JSONSerialization.data(withJSONObject: Fixtures.serviceAccount().merging(["token_uri": uri]) { $1 }), as: UTF8.self)
         }
-        #expect(try ServiceAccount(json: json("https://oauth2.googleapis.com/token")).tokenURL(override: nil) == "https://oauth2.googleapis.com/token")
+        #expect(
+            try ServiceAccount(json: json("https://oauth2.googleapis.com/token")).tokenURL(override: nil) == "https://oauth2.googleapis.com/token"
+        )
         #expect(try ServiceAccount(json: json("https://evil.example.com/token")).tokenURL(override: nil) == ServiceAccount.googleTokenURL)
         #expect(try ServiceAccount(json: json("http://oauth2.googleapis.com/token")).tokenURL(override: nil) == ServiceAccount.googleTokenURL)
-        #expect(try ServiceAccount(json: json("https://evil.example.com/token")).tokenURL(override: "https://127.0.0.1:9/token") == "https://127.0.0.1:9/token")
+        #expect(
+            try ServiceAccount(json: json("https://evil.example.com/token")).tokenURL(override: "https://127.0.0.1:9/token")
+                == "https://127.0.0.1:9/token"
+        )
     }
 }

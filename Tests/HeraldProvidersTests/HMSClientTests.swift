@@ -20,7 +20,11 @@ struct HMSClientTests {
             endpoints.sendBase = standIn.url
             endpoints.tokenURL = standIn.tokenURL
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: standIn.certificate.clientTLS))
-            return Setup(standIn: standIn, client: HMSClient(appId: "101234567", clientSecret: clientSecret, endpoints: endpoints, http: http), http: http)
+            return Setup(
+                standIn: standIn,
+                client: HMSClient(appId: "101234567", clientSecret: clientSecret, endpoints: endpoints, http: http),
+                http: http
+            )
         }
 
         func close() async throws {
@@ -34,8 +38,17 @@ struct HMSClientTests {
         let results = await withTaskGroup(of: PushResult.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    await setup.client.send(HMSPush(token: Fixtures.hmsToken(), data: ["type": "chat", "n": String(index)],
-                                                       title: "Ana", body: "Hi", urgency: .high, category: "IM", ttlSeconds: 3600))
+                    await setup.client.send(
+                        HMSPush(
+                            token: Fixtures.hmsToken(),
+                            data: ["type": "chat", "n": String(index)],
+                            title: "Ana",
+                            body: "Hi",
+                            urgency: .high,
+                            category: "IM",
+                            ttlSeconds: 3600
+                        )
+                    )
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -65,7 +78,10 @@ struct HMSClientTests {
             (.busy, .retryLater(after: .seconds(9))),
             (.init(status: 400, code: "80300008", msg: "The message body size exceeds the default value"), .failed),
             (.init(status: 403, code: "80300002", msg: "No permission to send messages"), .credentialBroken),
-            (.init(status: 200, code: "80100000", msg: #"{"success":0,"failure":1,"illegal_tokens":["TOKEN"]}"#), .tokenInvalid(since: nil, hint: "Push Kit refused the token")),
+            (
+                .init(status: 200, code: "80100000", msg: #"{"success":0,"failure":1,"illegal_tokens":["TOKEN"]}"#),
+                .tokenInvalid(since: nil, hint: "Push Kit refused the token")
+            ),
         ]
         for (scripted, expected) in cases {
             let token = Fixtures.hmsToken()
@@ -99,7 +115,9 @@ struct HMSClientTests {
     }
 
     @Test func endpointsComeFromTheOperator() throws {
-        let endpoints = try HMSEndpoints(environment: ["HERALD_HMS_URL": "https://127.0.0.1:9443/", "HERALD_HMS_TOKEN_URL": "https://127.0.0.1:9444/oauth2/v3/token"])
+        let endpoints = try HMSEndpoints(environment: [
+            "HERALD_HMS_URL": "https://127.0.0.1:9443/", "HERALD_HMS_TOKEN_URL": "https://127.0.0.1:9444/oauth2/v3/token",
+        ])
         #expect(endpoints.sendBase == "https://127.0.0.1:9443")
         #expect(endpoints.tokenURL == "https://127.0.0.1:9444/oauth2/v3/token")
         #expect(throws: (any Error).self) { try HMSEndpoints(environment: ["HERALD_HMS_URL": "http://127.0.0.1:9443"]) }

@@ -23,13 +23,15 @@ struct HTTP2ConnectionTests {
                 switch answer {
                 case .success(let response):
                     let text = String(buffer: response.body)
-                    if response.status != 200 || !text.contains("\"/r/\(round)/\(index)\"") || !text.hasSuffix("\"}") { failures.append("\(index): \(text.prefix(40))") }
+                    if response.status != 200 || !text.contains("\"/r/\(round)/\(index)\"") || !text.hasSuffix("\"}") {
+                        failures.append("\(index): \(text.prefix(40))")
+                    }
                 case .failure(let error):
                     failures.append("\(index): \(error)")
                 }
             }
         }
-        #expect(failures.isEmpty, "\(failures.count) failed, e.g. \(failures.prefix(3))")   // 1,000 answers, ~350 KB: five windows
+        #expect(failures.isEmpty, "\(failures.count) failed, e.g. \(failures.prefix(3))")  // 1,000 answers, ~350 KB: five windows
         #expect(pool.connectionsOpened == 1)
         await pool.shutdown()
         await server.shutdown()

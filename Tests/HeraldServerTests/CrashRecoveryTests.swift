@@ -15,10 +15,12 @@ struct CrashRecoveryTests {
         apns.slowDown(.milliseconds(5))
         let key = P256.Signing.PrivateKey()
         apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
-        let database: String = switch backend {
-        case .sqlite: "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)/herald.sqlite").path
-        case .postgres: try await TestBackend.createPostgresDatabase()
-        }
+        let database: String =
+            switch backend {
+            case .sqlite:
+                "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)/herald.sqlite").path
+            case .postgres: try await TestBackend.createPostgresDatabase()
+            }
         let environment = [
             "HERALD_DATABASE_URL": database, "HERALD_SECRET_KEY": String(repeating: "cd", count: 32), "HERALD_LOG_LEVEL": "error",
             "HERALD_APNS_SANDBOX_URL": apns.endpointURL, "HERALD_CA_FILE": try apns.certificate.writePEM().path, "HERALD_ENGINE_LEASE_SECONDS": "3",
@@ -31,8 +33,16 @@ struct CrashRecoveryTests {
             try await http.request(.init(rawValue: method.rawValue), process.url + path, bearer: bearer, json: body)
         }
 
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId,
-                                                            "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation]).status == 201)
+        #expect(
+            try await call(
+                .POST,
+                "/v1/push/providers",
+                [
+                    "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId,
+                    "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": key.pemRepresentation,
+                ]
+            ).status == 201
+        )
         let uids = (0..<2_000).map { String(format: "u%04d", $0) }
         for start in stride(from: 0, to: uids.count, by: 1_000) {
             _ = try await call(.POST, "/v1/users/batch", ["users": uids[start..<start + 1_000].map { ["uid": $0, "name": $0] }])
@@ -47,8 +57,12 @@ struct CrashRecoveryTests {
                 group.addTask {
                     let session = try await http.request(.POST, url + "/v1/users/\(uid)/sessions", bearer: apiKey, json: [String: Any]())
                     let token = Fixtures.apnsToken()
-                    let registered = try await http.request(.POST, url + "/v1/me/push-tokens", bearer: session["authToken"] as? String,
-                                                            json: ["pushToken": token, "platform": "apns_ios_device", "providerId": "apns-1"])
+                    let registered = try await http.request(
+                        .POST,
+                        url + "/v1/me/push-tokens",
+                        bearer: session["authToken"] as? String,
+                        json: ["pushToken": token, "platform": "apns_ios_device", "providerId": "apns-1"]
+                    )
                     guard registered.status == 200 else { throw TestFailure(registered.text) }
                     return (uid, token)
                 }
@@ -57,10 +71,19 @@ struct CrashRecoveryTests {
         }
 
         // One group message (1,999 recipients, 399 with a phone) and 200 direct messages.
-        let groupEvent = try await call(.POST, "/v1/events", ["id": "all-hands", "type": "message", "message": [
-            "id": 1, "text": "All hands", "sender": uids[0], "receiver": "all", "receiverType": "group"]])
+        let groupEvent = try await call(
+            .POST,
+            "/v1/events",
+            [
+                "id": "all-hands", "type": "message",
+                "message": [
+                    "id": 1, "text": "All hands", "sender": uids[0], "receiver": "all", "receiverType": "group",
+                ],
+            ]
+        )
         let direct = phones.dropFirst().prefix(200).enumerated().map { index, uid in
-            ["type": "message", "message": ["id": 100 + index, "text": "Hi", "sender": uids[1], "receiver": uid, "receiverType": "user"]] as [String: Any]
+            ["type": "message", "message": ["id": 100 + index, "text": "Hi", "sender": uids[1], "receiver": uid, "receiverType": "user"]]
+                as [String: Any]
         }
         #expect(try await call(.POST, "/v1/events", ["events": direct]).status == 202)
         let eventId = try #require((groupEvent["eventIds"] as? [String])?.first)
@@ -139,16 +162,21 @@ struct CrashSuiteTests {
         try await world.addProviders(victim)
         let tokens = try await world.addUsers(victim, count: users)
         _ = try await world.call(victim, .PUT, "/v1/users/sender", ["name": "Sender"])
-        let campaign = try await world.call(victim, .POST, "/v1/campaigns", [
-            "name": "Everyone", "audience": ["type": "all"], "push": ["title": "News", "body": "For everyone"],
-            "card": ["version": "1.0", "fallbackText": "News", "body": [["type": "text", "id": "t", "content": "News"]]],
-        ])
+        let campaign = try await world.call(
+            victim,
+            .POST,
+            "/v1/campaigns",
+            [
+                "name": "Everyone", "audience": ["type": "all"], "push": ["title": "News", "body": "For everyone"],
+                "card": ["version": "1.0", "fallbackText": "News", "body": [["type": "text", "id": "t", "content": "News"]]],
+            ]
+        )
         let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
         #expect(try await world.call(victim, .POST, "/v1/campaigns/\(campaignId)/send").status == 202)
 
         // Direct messages in batches of 20 until the last kill, each batch to the live processes in turn.
         let uids = tokens.keys.sorted()
-        var accepted = Set<String>()   // "token|message id"
+        var accepted = Set<String>()  // "token|message id"
         var uncertain = Set<String>()  // posted when a process died: may or may not have been accepted
         var nextId = 1
         var killed = 0
@@ -198,10 +226,12 @@ struct CrashSuiteTests {
         // At most what was claimed and in flight at each kill: a fan-out batch per worker.
         #expect(duplicates <= kills * 2_000, "\(duplicates) pushes sent twice")
         let stats = try await world.call(victim, .GET, "/v1/campaigns/\(campaignId)/stats")
-        print("""
+        print(
+            """
             crash suite (\(scenario.testDescription), \(users) users): \(kills) SIGKILLs after \(sentBeforeKills) pushes; \
             \(accepted.count) message pushes accepted (+\(uncertain.count) uncertain) and \(tokens.count) campaign pushes, \
             all arrived; \(duplicates) sent twice. Campaign stats: \(stats.text.prefix(300))
-            """)
+            """
+        )
     }
 }

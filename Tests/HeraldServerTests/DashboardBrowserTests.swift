@@ -47,8 +47,10 @@ struct DashboardBrowserTests {
             try data.write(to: url)
             return url.path
         }
-        let artifacts = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HERALD_ARTIFACTS"] ?? Self.root.appendingPathComponent(".artifacts").path)
-            .appendingPathComponent("dashboard")
+        let artifacts = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["HERALD_ARTIFACTS"] ?? Self.root.appendingPathComponent(".artifacts").path
+        )
+        .appendingPathComponent("dashboard")
         try? FileManager.default.removeItem(at: artifacts)
         var environment = ProcessInfo.processInfo.environment
         environment.merge([

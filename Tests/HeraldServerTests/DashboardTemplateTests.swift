@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-@testable import HeraldServer
 import Logging
 import Mustache
 import Synchronization
 import Testing
+
+@testable import HeraldServer
 
 /// The dashboard's templates as files: every file in `Templates/` is compiled in and loads, every
 /// template the code renders exists, a page that cannot be rendered is an error page and a log
@@ -90,8 +91,10 @@ struct DashboardTemplateTests {
         let (fragmentView, _) = try Self.view(without: [.cardPreview])
         #expect(fragmentView.fragment(preview).status == .internalServerError)
         let fragment = fragmentView.renderFragment(preview)
-        #expect(fragment.status == .internalServerError && fragment.html.contains("render_failed") && !fragment.html.contains("<html"),
-            "\(fragment.html)")
+        #expect(
+            fragment.status == .internalServerError && fragment.html.contains("render_failed") && !fragment.html.contains("<html"),
+            "\(fragment.html)"
+        )
     }
 
     @Test func withoutTheLayoutOrTheErrorTemplateAPageIsStaticHTML() throws {
@@ -104,8 +107,15 @@ struct DashboardTemplateTests {
     }
 
     @Test func aViewModelsAbsentValuesNeverReachForAnOuterKey() throws {
-        struct Row { let broken: String?; let note: String }
-        struct Page { let broken: String?; let note: String; let rows: [Row] }
+        struct Row {
+            let broken: String?
+            let note: String
+        }
+        struct Page {
+            let broken: String?
+            let note: String
+            let rows: [Row]
+        }
         let page = Page(broken: "outer", note: "outer", rows: [Row(broken: nil, note: "")])
         let template = try MustacheTemplate(string: "{{#rows}}{{#broken}}Set aside: {{broken}}{{/broken}}[{{note}}]{{/rows}}")
         // Read by reflection, an absent optional is a missing key, and the row shows its page's.

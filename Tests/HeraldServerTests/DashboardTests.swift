@@ -1,10 +1,11 @@
 import Foundation
-import HeraldCore
-@testable import HeraldServer
-import HeraldTestSupport
 import HTTPTypes
+import HeraldCore
+import HeraldTestSupport
 import Synchronization
 import Testing
+
+@testable import HeraldServer
 
 /// The dashboard's guarantees, through the in-process router: sign-in, signed cookies, CSRF and
 /// origin checks on every form, secrets never shown, bad input answered next to its field with
@@ -57,7 +58,10 @@ struct DashboardTests {
                 body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
             }
             for (name, file) in files {
-                body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(file.0)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+                body += Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(file.0)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                        .utf8
+                )
                 body += file.1 + Data("\r\n".utf8)
             }
             body += Data("--\(boundary)--\r\n".utf8)
@@ -71,7 +75,9 @@ struct DashboardTests {
         func signIn(_ apiKey: String) async throws {
             _ = try await get("/dashboard/login")
             let response = try await post("/dashboard/login", ["apiKey": apiKey])
-            guard response.status == 303, cookies["herald_dashboard"] != nil else { throw TestFailure("sign-in: \(response.status) \(response.text.prefix(300))") }
+            guard response.status == 303, cookies["herald_dashboard"] != nil else {
+                throw TestFailure("sign-in: \(response.status) \(response.text.prefix(300))")
+            }
             _ = try await get("/dashboard")
         }
 
@@ -169,7 +175,9 @@ struct DashboardTests {
             let browser = Browser(client)
             try await browser.signIn(app.apiKey)
             _ = try await browser.get("/dashboard/settings")
-            let fields = ["enabled": "on", "multiDevicePolicy": "any_offline", "payloadFormat": "cometchat", "maxTokensPerUser": "7", "onlineGraceSeconds": "5"]
+            let fields = [
+                "enabled": "on", "multiDevicePolicy": "any_offline", "payloadFormat": "cometchat", "maxTokensPerUser": "7", "onlineGraceSeconds": "5",
+            ]
             let forged = try await browser.post("/dashboard/settings", fields, csrf: "forged")
             #expect(forged.status == 403)
             #expect(forged.text.contains("did not come from this dashboard"))
@@ -205,40 +213,70 @@ struct DashboardTests {
             try await browser.signIn(app.apiKey)
             _ = try await browser.get("/dashboard/providers/new?kind=fcm")
             // Bad JSON, pasted: refused at the field, kept.
-            let pasted = try await browser.upload("/dashboard/providers", ["kind": "fcm", "providerId": "fcm-1", "enabled": "on", "serviceAccount": "{\"type\": service_account}"], files: [:])
+            let pasted = try await browser.upload(
+                "/dashboard/providers",
+                ["kind": "fcm", "providerId": "fcm-1", "enabled": "on", "serviceAccount": "{\"type\": service_account}"],
+                files: [:]
+            )
             #expect(pasted.status == 422)
             #expect(pasted.text.contains(#"id="serviceAccount-error""#))
             #expect(pasted.text.contains("not valid JSON"))
             #expect(pasted.text.contains("{&quot;type&quot;: service_account}"))
             // The service-account file, uploaded.
             let account = try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount())
-            let uploaded = try await browser.upload("/dashboard/providers", ["kind": "fcm", "providerId": "fcm-1", "enabled": "on"],
-                                                    files: ["serviceAccountFile": ("service-account.json", account)])
+            let uploaded = try await browser.upload(
+                "/dashboard/providers",
+                ["kind": "fcm", "providerId": "fcm-1", "enabled": "on"],
+                files: ["serviceAccountFile": ("service-account.json", account)]
+            )
             #expect(uploaded.status == 303, "\(uploaded.text.prefix(500))")
             #expect(try await herald.services.providers.get(appId: app.appId, providerId: "fcm-1").config.settings.fcm?.projectId == "acme-chat-app")
 
             // APNs: an RSA key where the .p8 (P-256) goes is refused at the key.
-            let wrongKey = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": Fixtures.apnsKeyId,
-                                                                              "teamId": "DEF123GHIJ", "bundleId": "com.acme.app"],
-                                                    files: ["privateKeyFile": ("AuthKey.p8", Data(Fixtures.rsaKeyPEM.utf8))])
+            let wrongKey = try await browser.upload(
+                "/dashboard/providers",
+                [
+                    "kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": Fixtures.apnsKeyId,
+                    "teamId": "DEF123GHIJ", "bundleId": "com.acme.app",
+                ],
+                files: ["privateKeyFile": ("AuthKey.p8", Data(Fixtures.rsaKeyPEM.utf8))]
+            )
             #expect(wrongKey.status == 422)
             #expect(wrongKey.text.contains(#"id="privateKey-error""#))
             #expect(wrongKey.text.contains("value=\"\(Fixtures.apnsKeyId)\""))
             let p8 = Fixtures.apnsSigningKeyPEM()
-            #expect(try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": Fixtures.apnsKeyId,
-                                                                       "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "production": "on"],
-                                             files: ["privateKeyFile": ("AuthKey.p8", Data(p8.utf8))]).status == 303)
+            #expect(
+                try await browser.upload(
+                    "/dashboard/providers",
+                    [
+                        "kind": "apns", "providerId": "apns-1", "auth": "token", "keyId": Fixtures.apnsKeyId,
+                        "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "production": "on",
+                    ],
+                    files: ["privateKeyFile": ("AuthKey.p8", Data(p8.utf8))]
+                ).status == 303
+            )
             // An expired certificate is refused at the .p12.
-            let expired = try await browser.upload("/dashboard/providers", ["kind": "apns", "providerId": "apns-old", "auth": "certificate",
-                                                                             "bundleId": "com.acme.app", "password": Fixtures.p12Password],
-                                                   files: ["p12File": ("old.p12", Data(base64Encoded: try Fixtures.p12("apns-expired"))!)])
+            let expired = try await browser.upload(
+                "/dashboard/providers",
+                [
+                    "kind": "apns", "providerId": "apns-old", "auth": "certificate",
+                    "bundleId": "com.acme.app", "password": Fixtures.p12Password,
+                ],
+                files: ["p12File": ("old.p12", Data(base64Encoded: try Fixtures.p12("apns-expired"))!)]
+            )
             #expect(expired.status == 422)
             #expect(expired.text.contains(#"id="p12-error""#))
             #expect(expired.text.contains("expired"))
 
             // A webhook over http is refused at the URL, which is kept.
-            let http = try await browser.upload("/dashboard/providers", ["kind": "custom", "providerId": "hook", "url": "http://hooks.example.com/push",
-                                                                          "basicAuthUsername": "herald", "basicAuthPassword": "s3cret-pass"], files: [:])
+            let http = try await browser.upload(
+                "/dashboard/providers",
+                [
+                    "kind": "custom", "providerId": "hook", "url": "http://hooks.example.com/push",
+                    "basicAuthUsername": "herald", "basicAuthPassword": "s3cret-pass",
+                ],
+                files: [:]
+            )
             #expect(http.status == 422)
             #expect(http.text.contains(#"id="url-error""#))
             #expect(http.text.contains(#"value="http://hooks.example.com/push""#))
@@ -257,8 +295,14 @@ struct DashboardTests {
             // Editing: the toggles change, the key left empty is kept; then delete.
             let before = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")
             _ = try await browser.get("/dashboard/providers/apns-1")
-            let edited = try await browser.upload("/dashboard/providers/apns-1", ["kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
-                                                                                   "bundleId": "com.acme.app", "enabled": "on", "mutableContent": "on"], files: [:])
+            let edited = try await browser.upload(
+                "/dashboard/providers/apns-1",
+                [
+                    "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
+                    "bundleId": "com.acme.app", "enabled": "on", "mutableContent": "on",
+                ],
+                files: [:]
+            )
             #expect(edited.status == 303, "\(edited.text.prefix(400))")
             let after = try await herald.services.providers.get(appId: app.appId, providerId: "apns-1")
             #expect(after.config.settings.apns?.production == false && after.config.settings.apns?.mutableContent == true)
@@ -294,30 +338,50 @@ struct DashboardTests {
         let mine = try await herald.makeApp(name: "Mine")
         let theirs = try await herald.makeApp(name: "Theirs")
         try await herald.run { client in
-            _ = try await client.request(.post, "/v1/push/providers", bearer: theirs.apiKey, json: [
-                "providerId": "their-fcm", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(projectId: "their-project"),
-            ])
+            _ = try await client.request(
+                .post,
+                "/v1/push/providers",
+                bearer: theirs.apiKey,
+                json: [
+                    "providerId": "their-fcm", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(projectId: "their-project"),
+                ]
+            )
             _ = try await client.request(.put, "/v1/users/zed", bearer: theirs.apiKey, json: ["name": "Zed Theirs"])
-            let posted = try await client.request(.post, "/v1/events", bearer: theirs.apiKey, json: [
-                "type": "message", "message": ["id": 1, "text": "Hi", "sender": "zed", "receiver": "zed", "receiverType": "user"],
-            ])
+            let posted = try await client.request(
+                .post,
+                "/v1/events",
+                bearer: theirs.apiKey,
+                json: [
+                    "type": "message", "message": ["id": 1, "text": "Hi", "sender": "zed", "receiver": "zed", "receiverType": "user"],
+                ]
+            )
             let eventId = try #require((posted["eventIds"] as? [String])?.first)
-            let campaign = try await client.request(.post, "/v1/campaigns", bearer: theirs.apiKey, json: [
-                "name": "Theirs", "audience": ["type": "all"],
-                "card": ["version": "1.0", "fallbackText": "Hi", "body": [["type": "text", "id": "t", "content": "Hi"]]],
-            ])
+            let campaign = try await client.request(
+                .post,
+                "/v1/campaigns",
+                bearer: theirs.apiKey,
+                json: [
+                    "name": "Theirs", "audience": ["type": "all"],
+                    "card": ["version": "1.0", "fallbackText": "Hi", "body": [["type": "text", "id": "t", "content": "Hi"]]],
+                ]
+            )
             let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
 
             let browser = Browser(client)
             try await browser.signIn(mine.apiKey)
-            for path in ["/dashboard/providers/their-fcm", "/dashboard/events/\(eventId)", "/dashboard/campaigns/\(campaignId)", "/dashboard/users/zed"] {
+            for path in [
+                "/dashboard/providers/their-fcm", "/dashboard/events/\(eventId)", "/dashboard/campaigns/\(campaignId)", "/dashboard/users/zed",
+            ] {
                 let page = try await browser.get(path)
                 #expect(page.status == 404, "\(path): \(page.status)")
             }
             for path in ["/dashboard/providers", "/dashboard/users?q=zed", "/dashboard/events", "/dashboard/feed", "/dashboard"] {
                 let page = try await browser.get(path)
                 #expect(page.status == 200)
-                #expect(!page.text.contains("their-") && !page.text.contains("Zed Theirs") && !page.text.contains(eventId), "\(path) shows the other app's data")
+                #expect(
+                    !page.text.contains("their-") && !page.text.contains("Zed Theirs") && !page.text.contains(eventId),
+                    "\(path) shows the other app's data"
+                )
             }
             #expect(try await browser.post("/dashboard/campaigns/\(campaignId)/cancel", [:]).status == 404)
             #expect(try await herald.services.campaigns.get(appId: theirs.appId, id: campaignId).status == .draft)
@@ -326,8 +390,10 @@ struct DashboardTests {
 
     @Test func absentValuesReachTheTemplatesAsNothing() {
         let none: String? = nil
-        let context = DashboardContext.normalized(["error": none as Any, "empty": "", "kept": "x",
-                                                   "rows": [["status": Optional<Int>.none as Any, "code": Optional(200) as Any]]])
+        let context = DashboardContext.normalized([
+            "error": none as Any, "empty": "", "kept": "x",
+            "rows": [["status": Optional<Int>.none as Any, "code": Optional(200) as Any]],
+        ])
         #expect(context["error"] is NSNull && context["empty"] is NSNull && context["kept"] as? String == "x")
         let row = try? #require((context["rows"] as? [[String: Any]])?.first)
         #expect(row?["status"] is NSNull && row?["code"] as? Int == 200)
@@ -357,16 +423,35 @@ struct DashboardTests {
                 _ = token
                 let skipped = try await world.post(client, EngineWorld.message(from: "bo", to: "zed"))[0]
                 // A card with a push to Ana, sent on its own and by a campaign: its deliveries link to them.
-                #expect(try await client.request(.post, "/v1/feed/categories", bearer: world.apiKey, json: ["id": "promo", "label": "Promotions"]).status == 201)
+                #expect(
+                    try await client.request(.post, "/v1/feed/categories", bearer: world.apiKey, json: ["id": "promo", "label": "Promotions"]).status
+                        == 201
+                )
                 let card: [String: Any] = ["version": "1.0", "fallbackText": "Hi", "body": [["type": "text", "id": "t", "content": "Hi"]]]
-                #expect(try await client.request(.post, "/v1/feed/templates", bearer: world.apiKey,
-                                                 json: ["id": "offer", "name": "Offer", "categoryId": "promo", "card": card]).status == 201)
-                let item = try await client.request(.post, "/v1/feed/items", bearer: world.apiKey,
-                                                    json: ["uids": ["ana"], "card": card, "push": ["title": "Hi", "body": "There"]])
+                #expect(
+                    try await client.request(
+                        .post,
+                        "/v1/feed/templates",
+                        bearer: world.apiKey,
+                        json: ["id": "offer", "name": "Offer", "categoryId": "promo", "card": card]
+                    ).status == 201
+                )
+                let item = try await client.request(
+                    .post,
+                    "/v1/feed/items",
+                    bearer: world.apiKey,
+                    json: ["uids": ["ana"], "card": card, "push": ["title": "Hi", "body": "There"]]
+                )
                 #expect(item.status < 300, "\(item.text)")
-                let campaign = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
-                    "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "templateId": "offer", "push": ["title": "Spring", "body": "Sale"],
-                ])
+                let campaign = try await client.request(
+                    .post,
+                    "/v1/campaigns",
+                    bearer: world.apiKey,
+                    json: [
+                        "name": "Spring", "audience": ["type": "uids", "uids": ["ana"]], "templateId": "offer",
+                        "push": ["title": "Spring", "body": "Sale"],
+                    ]
+                )
                 let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
                 #expect(try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: world.apiKey).status < 300)
                 try await world.herald.services.campaigns.runDue()

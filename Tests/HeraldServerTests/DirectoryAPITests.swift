@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import HeraldTestSupport
 import Testing
 
@@ -10,10 +10,15 @@ struct DirectoryAPITests {
         let herald = try await TestHerald.make(backend)
         let app = try await herald.makeApp()
         try await herald.run { client in
-            let put = try await client.request(.put, "/v1/users/ana", bearer: app.apiKey, json: [
-                "name": "Ana", "avatar": "https://cdn.example.com/ana.png", "metadata": ["plan": "pro", "seats": 3, "flags": ["a": true]],
-                "tags": ["vip"], "locale": "pt-BR", "timeZone": "America/Sao_Paulo",
-            ])
+            let put = try await client.request(
+                .put,
+                "/v1/users/ana",
+                bearer: app.apiKey,
+                json: [
+                    "name": "Ana", "avatar": "https://cdn.example.com/ana.png", "metadata": ["plan": "pro", "seats": 3, "flags": ["a": true]],
+                    "tags": ["vip"], "locale": "pt-BR", "timeZone": "America/Sao_Paulo",
+                ]
+            )
             #expect(put.status == 200)
             let got = try await client.request(.get, "/v1/users/ana", bearer: app.apiKey)
             #expect(got["name"] as? String == "Ana")
@@ -34,16 +39,29 @@ struct DirectoryAPITests {
         try await herald.run { client in
             let noPassword = try await client.request(.put, "/v1/groups/secret", bearer: app.apiKey, json: ["name": "S", "type": "password"])
             #expect(noPassword.errorDetails?["field"] == "password")
-            let secret = try await client.request(.put, "/v1/groups/secret", bearer: app.apiKey, json: ["name": "S", "type": "password", "password": "open sesame"])
+            let secret = try await client.request(
+                .put,
+                "/v1/groups/secret",
+                bearer: app.apiKey,
+                json: ["name": "S", "type": "password", "password": "open sesame"]
+            )
             #expect(secret["hasPassword"] as? Bool == true)
             #expect(!secret.text.contains("open sesame"))
             let badType = try await client.request(.put, "/v1/groups/g", bearer: app.apiKey, json: ["name": "G", "type": "secret"])
             #expect(badType.errorDetails?["field"] == "type")
 
-            #expect(try await client.request(.put, "/v1/groups/room", bearer: app.apiKey, json: ["name": "Room", "metadata": ["topic": "cats"]]).status == 200)
+            #expect(
+                try await client.request(.put, "/v1/groups/room", bearer: app.apiKey, json: ["name": "Room", "metadata": ["topic": "cats"]]).status
+                    == 200
+            )
             let uids = (0..<250).map { String(format: "u%03d", $0) }
             for uid in uids { try await client.request(.put, "/v1/users/\(uid)", bearer: app.apiKey, json: ["name": uid]) }
-            let added = try await client.request(.post, "/v1/groups/room/members", bearer: app.apiKey, json: ["uids": uids + ["ghost", "u000"], "scope": "participant"])
+            let added = try await client.request(
+                .post,
+                "/v1/groups/room/members",
+                bearer: app.apiKey,
+                json: ["uids": uids + ["ghost", "u000"], "scope": "participant"]
+            )
             #expect(added["added"] as? Int == 250)
             #expect(added["notFound"] as? [String] == ["ghost"])
             let badScope = try await client.request(.post, "/v1/groups/room/members", bearer: app.apiKey, json: ["uids": ["u001"], "scope": "owner"])

@@ -15,8 +15,15 @@ struct EngineTests {
                     (["type": "message", "message": ["id": 1, "sender": "ana", "receiverType": "user"]], "message.receiver"),
                     (["type": "call", "callAction": "ringing", "sessionId": "s", "sender": "ana", "receiver": "bo"], "callAction"),
                     (["type": "group_action", "action": "kicked", "actor": "ana", "group": "g1"], "target"),
-                    (["events": [EngineWorld.message(from: "ana", to: "bo"), ["type": "message", "message": ["id": 2, "sender": "bad uid!", "receiver": "bo", "receiverType": "user"]]]],
-                     "events[1].message.sender"),
+                    (
+                        [
+                            "events": [
+                                EngineWorld.message(from: "ana", to: "bo"),
+                                ["type": "message", "message": ["id": 2, "sender": "bad uid!", "receiver": "bo", "receiverType": "user"]],
+                            ]
+                        ],
+                        "events[1].message.sender"
+                    ),
                     (["events": [Any]()], "events"),
                     (["events": Array(repeating: EngineWorld.message(from: "ana", to: "bo"), count: 501)], "events"),
                 ]
@@ -99,8 +106,13 @@ struct EngineTests {
                 try await client.request(.put, "/v1/users/notokens", bearer: world.apiKey, json: ["name": "No Tokens"])
                 try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
                 let until = ISO8601DateFormatter().string(from: world.clock.now().addingTimeInterval(3_600))
-                #expect(try await client.request(.patch, "/v1/me/preferences", bearer: quiet, json: ["doNotDisturb": ["enabled": true, "until": until]]).status == 200)
-                #expect(try await client.request(.patch, "/v1/me/preferences", bearer: offMessages, json: ["events": ["message": false]]).status == 200)
+                #expect(
+                    try await client.request(.patch, "/v1/me/preferences", bearer: quiet, json: ["doNotDisturb": ["enabled": true, "until": until]])
+                        .status == 200
+                )
+                #expect(
+                    try await client.request(.patch, "/v1/me/preferences", bearer: offMessages, json: ["events": ["message": false]]).status == 200
+                )
                 let mute = try await client.request(.put, "/v1/me/mutes/group_team", bearer: muted)
                 #expect(mute.status == 200, "\(mute.text)")
                 #expect(try await client.request(.patch, "/v1/me/preferences", bearer: mentions, json: ["groupMentionsOnly": true]).status == 200)
@@ -112,24 +124,38 @@ struct EngineTests {
                 let suppressed = try await world.post(client, EngineWorld.message(from: "ana", to: "pushed", extra: ["suppressPush": true]))
                 try await world.drain()
 
-                let reasons = Dictionary(try await world.deliveries(client, group[0]).map { ($0["uid"] as! String, ($0["status"] as! String) + ":" + ($0["reason"] as? String ?? "")) },
-                                         uniquingKeysWith: { $1 })
-                #expect(reasons == [
-                    "quiet": "skipped:do_not_disturb", "nomsg": "skipped:preference_off", "muted": "skipped:muted", "mentions": "skipped:mentions_only",
-                    "pushed": "delivered:", "notokens": "skipped:no_tokens",
-                ])
+                let reasons = Dictionary(
+                    try await world.deliveries(client, group[0]).map {
+                        ($0["uid"] as! String, ($0["status"] as! String) + ":" + ($0["reason"] as? String ?? ""))
+                    },
+                    uniquingKeysWith: { $1 }
+                )
+                #expect(
+                    reasons == [
+                        "quiet": "skipped:do_not_disturb", "nomsg": "skipped:preference_off", "muted": "skipped:muted",
+                        "mentions": "skipped:mentions_only",
+                        "pushed": "delivered:", "notokens": "skipped:no_tokens",
+                    ]
+                )
                 #expect(try await world.deliveries(client, suppressed[0]).first?["reason"] as? String == "suppressed")
 
                 // Mentioned, the mentions-only member is told; disabled for the app, nobody is.
-                let mention = try await world.post(client, EngineWorld.message(from: "ana", to: "team", receiverType: "group", extra: ["mentions": ["mentions"]]))
+                let mention = try await world.post(
+                    client,
+                    EngineWorld.message(from: "ana", to: "team", receiverType: "group", extra: ["mentions": ["mentions"]])
+                )
                 try await world.drain()
-                #expect(try await world.deliveries(client, mention[0]).first { $0["uid"] as? String == "mentions" }?["status"] as? String == "delivered")
+                #expect(
+                    try await world.deliveries(client, mention[0]).first { $0["uid"] as? String == "mentions" }?["status"] as? String == "delivered"
+                )
                 try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["enabled": false])
                 let disabled = try await world.post(client, EngineWorld.message(from: "ana", to: "pushed"))
                 try await world.drain()
                 #expect(try await world.deliveries(client, disabled[0]).first?["reason"] as? String == "push_disabled")
                 let preferences = try await client.request(.get, "/v1/users/nomsg/preferences", bearer: world.apiKey)
-                #expect((preferences["events"] as? [String: Bool])?["message"] == false && (preferences["events"] as? [String: Bool])?["call"] == true)
+                #expect(
+                    (preferences["events"] as? [String: Bool])?["message"] == false && (preferences["events"] as? [String: Bool])?["call"] == true
+                )
             }
         }
     }
@@ -146,10 +172,15 @@ struct EngineLifecycleTests {
                 let (_, iphoneAlert) = try await world.device(client, "bo", "apns_ios_device", session: iphone)
                 let (_, ipad) = try await world.device(client, "bo", "apns_ios_device")
                 try await world.device(client, "bo", "fcm_android")
-                let call = ["type": "call", "callAction": "initiated", "sessionId": "v1.123.aik2", "callType": "video", "sender": "ana", "receiver": "bo"]
+                let call = [
+                    "type": "call", "callAction": "initiated", "sessionId": "v1.123.aik2", "callType": "video", "sender": "ana", "receiver": "bo",
+                ]
                 let ringing = try await world.post(client, call)
                 try await world.drain()
-                let routes = Dictionary(try await world.deliveries(client, ringing[0]).map { ($0["target"] as! String, $0["route"] as? String ?? "") }, uniquingKeysWith: { $1 })
+                let routes = Dictionary(
+                    try await world.deliveries(client, ringing[0]).map { ($0["target"] as! String, $0["route"] as? String ?? "") },
+                    uniquingKeysWith: { $1 }
+                )
                 #expect(routes[voip] == "voip" && routes[ipad] == "alert" && routes[iphoneAlert] == nil)
                 let rang = try #require(world.apnsPayloads(to: voip).first)
                 #expect(rang.headers["apns-push-type"] == "voip" && rang.headers["apns-topic"] == "com.acme.app.voip")
@@ -162,7 +193,7 @@ struct EngineLifecycleTests {
                 let hangUp = try await world.post(client, ended)
                 try await world.drain()
                 let endRoutes = try await world.deliveries(client, hangUp[0]).map { ($0["target"] as! String, $0["route"] as? String ?? "") }
-                #expect(!endRoutes.contains { $0.0 == voip })   // never a VoIP push without a call to report
+                #expect(!endRoutes.contains { $0.0 == voip })  // never a VoIP push without a call to report
                 #expect(endRoutes.filter { $0.1 == "background" }.count == 3)
                 let update = try #require(world.apnsPayloads(to: iphoneAlert).first)
                 #expect(update.headers["apns-push-type"] == "background" && update.headers["apns-priority"] == "5")
@@ -176,12 +207,17 @@ struct EngineLifecycleTests {
         try await EngineWorld.with(backend) { world in
             try await world.herald.run { client in
                 let (_, android) = try await world.device(client, "bo", "fcm_android")
-                world.fcm.script(token: android, .init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "busy", retryAfter: "30"))
+                world.fcm.script(
+                    token: android,
+                    .init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "busy", retryAfter: "30")
+                )
                 let ids = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
                 try await world.drain()
                 var delivery = try #require(try await world.deliveries(client, ids[0]).first)
                 #expect(delivery["status"] as? String == "pending" && delivery["attempts"] as? Int == 1)
-                let next = try #require((delivery["nextAttemptAt"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) })
+                let next = try #require(
+                    (delivery["nextAttemptAt"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) }
+                )
                 #expect(next.timeIntervalSince(world.clock.now()) >= 29, "no request before its Retry-After")
 
                 // Nothing goes before then; after it, the retry is delivered.
@@ -195,8 +231,14 @@ struct EngineLifecycleTests {
 
                 // A call nobody could be told of within its minute is dropped, with a record.
                 try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["callTTLSeconds": 60])
-                world.fcm.script(token: android, .init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "busy", retryAfter: "45"))
-                let call = try await world.post(client, ["type": "call", "callAction": "initiated", "sessionId": "s-1", "sender": "ana", "receiver": "bo"])
+                world.fcm.script(
+                    token: android,
+                    .init(status: 503, canonical: "UNAVAILABLE", fcmError: "UNAVAILABLE", message: "busy", retryAfter: "45")
+                )
+                let call = try await world.post(
+                    client,
+                    ["type": "call", "callAction": "initiated", "sessionId": "s-1", "sender": "ana", "receiver": "bo"]
+                )
                 try await world.drain()
                 world.clock.advance(by: 61)
                 try await world.drain()
@@ -216,11 +258,18 @@ struct EngineLifecycleTests {
                 try await world.drain()
                 #expect((try await world.deliveries(client, first[0]).first?["reason"] as? String)?.hasPrefix("token_invalid: Unregistered") == true)
                 #expect((try await client.request(.get, "/v1/users/bo/push-tokens", bearer: world.apiKey)["data"] as? [Any])?.isEmpty == true)
-                #expect(((try await client.request(.get, "/v1/push/pruned-tokens?uid=bo", bearer: world.apiKey))["data"] as? [[String: Any]])?.first?["pushToken"] as? String == gone)
+                #expect(
+                    ((try await client.request(.get, "/v1/push/pruned-tokens?uid=bo", bearer: world.apiKey))["data"] as? [[String: Any]])?.first?[
+                        "pushToken"
+                    ] as? String == gone
+                )
 
                 // FCM says the credential is no good: the provider is set aside, say why, until it is changed.
                 let (_, android) = try await world.device(client, "bo", "fcm_android")
-                world.fcm.script(token: android, .init(status: 401, canonical: "UNAUTHENTICATED", fcmError: "THIRD_PARTY_AUTH_ERROR", message: "bad APNs key"))
+                world.fcm.script(
+                    token: android,
+                    .init(status: 401, canonical: "UNAUTHENTICATED", fcmError: "THIRD_PARTY_AUTH_ERROR", message: "bad APNs key")
+                )
                 let second = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
                 try await world.drain()
                 #expect((try await world.deliveries(client, second[0]).first?["reason"] as? String)?.hasPrefix("credential_broken") == true)
@@ -233,7 +282,11 @@ struct EngineLifecycleTests {
                 #expect(try await world.deliveries(client, third[0]).first?["reason"] as? String == "no_usable_tokens")
                 // Changing the provider clears it.
                 world.fcm.script(token: android, .init(status: 200, canonical: "", fcmError: nil, message: ""))
-                #expect(try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: world.apiKey, json: ["includeNotificationKey": false])["broken"] == nil)
+                #expect(
+                    try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: world.apiKey, json: ["includeNotificationKey": false])[
+                        "broken"
+                    ] == nil
+                )
                 let fourth = try await world.post(client, EngineWorld.message(from: "ana", to: "bo"))
                 try await world.drain()
                 #expect(try await world.deliveries(client, fourth[0]).first?["status"] as? String == "delivered")
@@ -296,11 +349,21 @@ struct EngineLifecycleTests {
             try await world.herald.run { client in
                 let (_, portuguese) = try await world.device(client, "bo", "apns_ios_device", locale: "pt-BR")
                 let (_, english) = try await world.device(client, "cy", "apns_ios_device", locale: "en")
-                let put = try await client.request(.put, "/v1/push/templates/message/user/pt", bearer: world.apiKey,
-                                                   json: ["title": "{{sender.name}} enviou", "body": "«{{message.text}}»"])
+                let put = try await client.request(
+                    .put,
+                    "/v1/push/templates/message/user/pt",
+                    bearer: world.apiKey,
+                    json: ["title": "{{sender.name}} enviou", "body": "«{{message.text}}»"]
+                )
                 #expect(put.status == 200, "\(put.text)")
-                #expect(try await client.request(.put, "/v1/push/templates/message/user/pt", bearer: world.apiKey,
-                                                 json: ["title": "{{password}}", "body": "x"]).errorDetails?["field"] == "title")
+                #expect(
+                    try await client.request(
+                        .put,
+                        "/v1/push/templates/message/user/pt",
+                        bearer: world.apiKey,
+                        json: ["title": "{{password}}", "body": "x"]
+                    ).errorDetails?["field"] == "title"
+                )
                 try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
                 for uid in ["bo", "cy"] { try await world.post(client, EngineWorld.message(from: "ana", to: uid, text: "Olá")) }
                 try await world.drain()
@@ -308,9 +371,14 @@ struct EngineLifecycleTests {
                 #expect(alert(portuguese) == ["title": "Ana enviou", "body": "«Olá»"])
                 #expect(alert(english) == ["title": "Ana", "body": "Olá"])
 
-                let preview = try await client.request(.post, "/v1/push/templates/preview", bearer: world.apiKey, json: [
-                    "eventType": "group_action", "receiverType": "group", "template": ["title": "{{group.name}}", "body": "{{actionText}}!"],
-                ])
+                let preview = try await client.request(
+                    .post,
+                    "/v1/push/templates/preview",
+                    bearer: world.apiKey,
+                    json: [
+                        "eventType": "group_action", "receiverType": "group", "template": ["title": "{{group.name}}", "body": "{{actionText}}!"],
+                    ]
+                )
                 #expect(preview["title"] as? String == "Hiking group" && preview["body"] as? String == "Andrew Joseph has left!")
                 let builtIn = try await client.request(.get, "/v1/push/templates/call/user/default", bearer: world.apiKey)
                 #expect(builtIn["builtIn"] as? Bool == true && builtIn["body"] as? String == "{{uppercased(callType)}} CALL")
@@ -332,7 +400,10 @@ struct EnginePresenceAndScaleTests {
                 // all_offline (the default): one session online, so no push at all; the event goes in-app.
                 let first = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "you there?"))
                 try await world.drain()
-                guard case .event(let event) = try await ws.next() else { Issue.record("no event envelope"); return }
+                guard case .event(let event) = try await ws.next() else {
+                    Issue.record("no event envelope")
+                    return
+                }
                 #expect(event.eventId == first[0] && event.eventType == "message" && event.payload["body"] == .string("you there?"))
                 let decided = try await world.deliveries(client, first[0])
                 #expect(decided.map { $0["channel"] as? String } == ["inapp"])
@@ -342,7 +413,10 @@ struct EnginePresenceAndScaleTests {
                 try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["multiDevicePolicy": "any_offline"])
                 let second = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "ping"))
                 try await world.drain()
-                guard case .event = try await ws.next() else { Issue.record("no second event envelope"); return }
+                guard case .event = try await ws.next() else {
+                    Issue.record("no second event envelope")
+                    return
+                }
                 let targets = Set(try await world.deliveries(client, second[0]).compactMap { $0["target"] as? String })
                 #expect(targets == [phoneToken, "inapp"] && !targets.contains(laptopToken))
                 #expect(world.apnsPayloads(to: phoneToken).count == 1)
@@ -364,7 +438,10 @@ struct EnginePresenceAndScaleTests {
                     #expect(stored["stored"] as? Int == 1_000, "\(stored.text)")
                 }
                 try await client.request(.put, "/v1/groups/everyone", bearer: world.apiKey, json: ["name": "Everyone"])
-                #expect(try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])["added"] as? Int == 10_000)
+                #expect(
+                    try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])["added"] as? Int
+                        == 10_000
+                )
                 var tokens: [String] = []
                 for uid in [uids[3], uids[4_500], uids[9_999]] {
                     tokens.append(try await world.device(client, uid, "apns_ios_device", session: nil).token)
@@ -376,7 +453,7 @@ struct EnginePresenceAndScaleTests {
                     if result.events == 0 { break }
                     rounds += 1
                 }
-                #expect(rounds == 10)   // ten pages of a thousand
+                #expect(rounds == 10)  // ten pages of a thousand
                 let log = try await world.log(client, event[0])
                 let summary = log.body["event"]
                 try #require(summary.object != nil)

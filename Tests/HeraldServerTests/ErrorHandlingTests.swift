@@ -1,11 +1,12 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import HeraldCore
-@testable import HeraldServer
 import HeraldTestSupport
 import Hummingbird
 import OpenAPIRuntime
 import Testing
+
+@testable import HeraldServer
 
 @Suite("Bad input")
 struct ErrorHandlingTests {
@@ -70,9 +71,11 @@ struct ErrorHandlingTests {
                 (.post, "/v1/users/ana/sessions", app.apiKey), (.post, "/v1/push/providers", app.apiKey),
                 (.patch, "/v1/push/providers/p", app.apiKey), (.patch, "/v1/push/settings", app.apiKey), (.post, "/v1/me/push-tokens", session),
             ]
-            let bodies = ["", "null", "true", "\"text\"", "{}", "{\"kind\":null}", "{\"uids\":[1,2]}", "{\"providerId\":{}}",
-                          "{\"name\":\"\\u0000\"}", "{\"kind\":\"apns\",\"providerId\":\"p\"}", String(repeating: "[", count: 5000),
-                          "{\"serviceAccount\":[],\"kind\":\"fcm\",\"providerId\":\"x\"}", "{\"expiresAt\":\"yesterday\"}"]
+            let bodies = [
+                "", "null", "true", "\"text\"", "{}", "{\"kind\":null}", "{\"uids\":[1,2]}", "{\"providerId\":{}}",
+                "{\"name\":\"\\u0000\"}", "{\"kind\":\"apns\",\"providerId\":\"p\"}", String(repeating: "[", count: 5000),
+                "{\"serviceAccount\":[],\"kind\":\"fcm\",\"providerId\":\"x\"}", "{\"expiresAt\":\"yesterday\"}",
+            ]
             for (method, path, bearer) in routes {
                 for body in bodies {
                     let response = try await client.request(method, path, bearer: bearer, raw: body)
@@ -81,8 +84,10 @@ struct ErrorHandlingTests {
                 }
             }
             // NUL in a query or path (PostgreSQL cannot hold it): refused by name, never a 500.
-            for (path, field) in [("/v1/push/pruned-tokens?limit=250&uid=%00%7C", "uid"), ("/v1/deliveries?uid=a%00b", "uid"),
-                                  ("/v1/users/%00", "path"), ("/v1/events?before=%00", "before")] {
+            for (path, field) in [
+                ("/v1/push/pruned-tokens?limit=250&uid=%00%7C", "uid"), ("/v1/deliveries?uid=a%00b", "uid"),
+                ("/v1/users/%00", "path"), ("/v1/events?before=%00", "before"),
+            ] {
                 let response = try await client.request(.get, path, bearer: app.apiKey)
                 #expect(response.status == 422, "\(path): \(response.status) \(response.text)")
                 #expect(response.errorDetails?["field"] == field, "\(path): \(response.text)")
@@ -95,9 +100,18 @@ struct ErrorHandlingTests {
         struct DatabaseTrouble: Error {}
         var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/v1/feed/channels?cursor=AA")
         request.headerFields[.authorization] = "Bearer hk_secretsecretsecret"
-        let error = ServerError(operationID: "listFeedChannels", request: request, requestBody: nil, requestMetadata: .init(),
-                                causeDescription: "User handler threw an error.", underlyingError: DatabaseTrouble())
-        #expect(String(reflecting: error).contains("hk_secretsecretsecret"), "the runtime's own description no longer holds the header: this test guards nothing")
+        let error = ServerError(
+            operationID: "listFeedChannels",
+            request: request,
+            requestBody: nil,
+            requestMetadata: .init(),
+            causeDescription: "User handler threw an error.",
+            underlyingError: DatabaseTrouble()
+        )
+        #expect(
+            String(reflecting: error).contains("hk_secretsecretsecret"),
+            "the runtime's own description no longer holds the header: this test guards nothing"
+        )
         let logged = ErrorMiddleware<BasicRequestContext>.loggable(error)
         #expect(!logged.contains("hk_secret"))
         #expect(logged.contains("listFeedChannels") && logged.contains("DatabaseTrouble"))

@@ -16,7 +16,12 @@ struct FaultToleranceTests {
         let users = ProcessWorld.fullSize ? 2_000 : 160
         let world = try await ProcessWorld.make(backend, name: "Faults")
         defer { Task { await world.close() } }
-        let settings = FaultPlan.Settings(refusalRate: 0.3, retryAfterSeconds: 3, goAwayEvery: ProcessWorld.fullSize ? 97 : 23, latency: .milliseconds(500))
+        let settings = FaultPlan.Settings(
+            refusalRate: 0.3,
+            retryAfterSeconds: 3,
+            goAwayEvery: ProcessWorld.fullSize ? 97 : 23,
+            latency: .milliseconds(500)
+        )
         let apnsFaults = FaultPlan(settings)
         let fcmFaults = FaultPlan(settings)
         let process = try await HeraldProcess.start(environment: world.environment)
@@ -36,7 +41,10 @@ struct FaultToleranceTests {
         let cpuBefore = process.cpuSeconds
         for start in stride(from: 0, to: uids.count, by: 100) {
             let events = uids[start..<min(start + 100, uids.count)].enumerated().map { offset, uid in
-                ["type": "message", "message": ["id": start + offset + 1, "text": "Hi", "sender": "sender", "receiver": uid, "receiverType": "user"]] as [String: Any]
+                [
+                    "type": "message",
+                    "message": ["id": start + offset + 1, "text": "Hi", "sender": "sender", "receiver": uid, "receiverType": "user"],
+                ] as [String: Any]
             }
             let posted = try await world.call(process, .POST, "/v1/events", ["events": events])
             #expect(posted.status == 202, "\(posted.text)")
@@ -88,11 +96,13 @@ struct FaultToleranceTests {
             pending = try await world.call(process, .GET, "/v1/deliveries?status=pending&limit=10")
         }
         #expect((pending["data"] as? [Any])?.isEmpty == true, "\(pending.text.prefix(600))")
-        print("""
+        print(
+            """
             fault suite (\(backend.rawValue), \(users) users): all \(tokens.count) pushes and \(uids.count) webhooks arrived in \
             \(elapsed.components.seconds) s; APNs \(apnsFaults.requests) requests, \(apnsFaults.refusals) refused; FCM \(fcmFaults.requests) requests, \
             \(fcmFaults.refusals) refused; webhook \(world.hook.requests.count) calls (\(hangs) hung); \(duplicates) pushes accepted twice; \
             Herald CPU \(String(format: "%.1f", cpuUsed)) s, \(Int(waitCPU * 100)) % of a core while retries waited
-            """)
+            """
+        )
     }
 }

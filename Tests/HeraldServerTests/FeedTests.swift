@@ -11,13 +11,19 @@ import Testing
 @Suite("Notification feed and campaigns")
 struct FeedTests {
     static func card(_ text: String = "Hello {{user.name}}", url: String = "https://example.com/offer") -> [String: Any] {
-        ["version": "1.0", "fallbackText": text, "body": [
-            ["type": "text", "id": "title", "content": text, "variant": "heading2"],
-            ["type": "row", "id": "actions", "items": [
-                ["type": "button", "id": "open", "label": "Open", "action": ["type": "openUrl", "url": url]],
-                ["type": "iconButton", "id": "chat", "icon": "chat", "action": ["type": "chatWithUser", "uid": "support"]],
-            ]],
-        ], "style": ["background": ["light": "#FFFFFF", "dark": "#000000"]]]
+        [
+            "version": "1.0", "fallbackText": text,
+            "body": [
+                ["type": "text", "id": "title", "content": text, "variant": "heading2"],
+                [
+                    "type": "row", "id": "actions",
+                    "items": [
+                        ["type": "button", "id": "open", "label": "Open", "action": ["type": "openUrl", "url": url]],
+                        ["type": "iconButton", "id": "chat", "icon": "chat", "action": ["type": "chatWithUser", "uid": "support"]],
+                    ],
+                ],
+            ], "style": ["background": ["light": "#FFFFFF", "dark": "#000000"]],
+        ]
     }
 
     /// Sends one item to each uid; returns their ids by uid.
@@ -58,7 +64,10 @@ struct FeedTests {
             #expect(try await client.request(.post, "/v1/feed/categories", bearer: key, json: ["label": "No id"]).errorDetails?["field"] == "id")
             #expect(try await client.request(.put, "/v1/feed/categories/promo", bearer: key, json: ["label": "Deals"])["label"] as? String == "Deals")
             #expect(try await client.request(.put, "/v1/feed/categories/nope", bearer: key, json: ["label": "X"]).status == 404)
-            #expect(try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": "main", "name": "Main", "description": "All"]).status == 201)
+            #expect(
+                try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": "main", "name": "Main", "description": "All"]).status
+                    == 201
+            )
             for id in ["a", "b", "c"] {
                 #expect(try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": id, "name": id]).status == 201)
             }
@@ -75,20 +84,26 @@ struct FeedTests {
                 ["type": "button", "id": "x", "label": "Go", "action": ["type": "teleport"]],
                 ["type": "image", "id": "x", "url": "ftp://example.com/a.png"],
                 ["type": "text", "id": "c", "content": "Hi", "color": ["light": "red", "dark": "#000000"]],
-                ["type": "column", "id": "col", "items": [["type": "link", "id": "l", "text": "Call", "action": ["type": "initiateCall", "callType": "video"]]]],
+                [
+                    "type": "column", "id": "col",
+                    "items": [["type": "link", "id": "l", "text": "Call", "action": ["type": "initiateCall", "callType": "video"]]],
+                ],
             ]
             bad["extra"] = true
             let refused = try await client.request(.post, "/v1/feed/templates", bearer: key, json: ["id": "t1", "name": "Offer", "card": bad])
             #expect(refused.status == 422 && refused.errorCode == "invalid_card")
             let details = refused.errorDetails ?? [:]
-            for pointer in ["/card/version", "/card/body/0/id", "/card/body/1/action/type", "/card/body/2/url", "/card/body/2/id",
-                            "/card/body/3/color/light", "/card/body/4/items/0/action", "/card/extra"] {
+            for pointer in [
+                "/card/version", "/card/body/0/id", "/card/body/1/action/type", "/card/body/2/url", "/card/body/2/id",
+                "/card/body/3/color/light", "/card/body/4/items/0/action", "/card/extra",
+            ] {
                 #expect(details[pointer] != nil, "\(pointer) in \(details)")
             }
             #expect(details["/card/body/2/id"]?.contains("unique") == true)
 
             // Templates may hold variables where a URL goes; category and channel must exist.
-            let template = ["id": "t1", "name": "Offer", "card": Self.card(url: "{{data.link}}"), "categoryId": "promo", "channelId": "main"] as [String: Any]
+            let template =
+                ["id": "t1", "name": "Offer", "card": Self.card(url: "{{data.link}}"), "categoryId": "promo", "channelId": "main"] as [String: Any]
             let created = try await client.request(.post, "/v1/feed/templates", bearer: key, json: template)
             #expect(created.status == 201, "\(created.text)")
             #expect(created.body["card"]["body"].array?.count == 2)
@@ -119,7 +134,14 @@ struct FeedTests {
             }
             try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": "main", "name": "Main"])
             try await client.request(.post, "/v1/feed/channels", bearer: key, json: ["id": "alt", "name": "Alt"])
-            struct Sent { var id: String; var categoryId: String?; var channelId: String; var tags: [String]; var at: Date; var read: Bool }
+            struct Sent {
+                var id: String
+                var categoryId: String?
+                var channelId: String
+                var tags: [String]
+                var at: Date
+                var read: Bool
+            }
             var sent: [Sent] = []
             let tagSets = [["a"], ["b"], ["a", "b"], []]
             for index in 0..<12 {
@@ -129,13 +151,16 @@ struct FeedTests {
                 var extra: [String: Any] = ["channelId": channelId, "tags": tagSets[index % 4]]
                 if let categoryId { extra["categoryId"] = categoryId }
                 let id = try #require(try await Self.send(client, key, ["ana"], extra)["ana"])
-                sent.append(Sent(id: id, categoryId: categoryId, channelId: channelId, tags: tagSets[index % 4], at: clock.now(), read: index % 5 == 0))
+                sent.append(
+                    Sent(id: id, categoryId: categoryId, channelId: channelId, tags: tagSets[index % 4], at: clock.now(), read: index % 5 == 0)
+                )
             }
             for item in sent where item.read {
                 #expect(try await client.request(.post, "/v1/me/feed/\(item.id)/read", bearer: ana).status == 200)
             }
             let iso = Date.ISO8601FormatStyle()
-            let from = sent[3].at, to = sent[8].at
+            let from = sent[3].at
+            let to = sent[8].at
             let labels = ["promo": "Promotions", "news": "News"]
             for readState in [nil, "read", "unread"] {
                 for category in [nil, "categoryId=promo", "category=News", "categoryId=promo&category=News"] {
@@ -154,8 +179,11 @@ struct FeedTests {
                                     if readState == "unread", item.read { return false }
                                     if let category {
                                         // categoryId wins when both are given.
-                                        if category.hasPrefix("categoryId=promo") { if item.categoryId != "promo" { return false } }
-                                        else if labels[item.categoryId ?? ""] != "News" { return false }
+                                        if category.hasPrefix("categoryId=promo") {
+                                            if item.categoryId != "promo" { return false }
+                                        } else if labels[item.categoryId ?? ""] != "News" {
+                                            return false
+                                        }
                                     }
                                     if let channel, item.channelId != channel { return false }
                                     if let tags, Set(tags.split(separator: ",").map(String.init)).isDisjoint(with: item.tags) { return false }
@@ -223,7 +251,10 @@ struct FeedTests {
             for token in [bo, elsewhere] {
                 #expect(try await client.request(.get, "/v1/me/feed/\(ids[0])", bearer: token).status == 404)
                 #expect(try await client.request(.post, "/v1/me/feed/\(ids[0])/read", bearer: token).status == 404)
-                #expect(try await client.request(.post, "/v1/me/feed/\(ids[0])/engagements", bearer: token, json: ["interaction": "clicked"]).status == 404)
+                #expect(
+                    try await client.request(.post, "/v1/me/feed/\(ids[0])/engagements", bearer: token, json: ["interaction": "clicked"]).status
+                        == 404
+                )
             }
             #expect(try await client.request(.get, "/v1/me/feed/unread-count", bearer: elsewhere)["unreadCount"] as? Int == 0)
             // Admin keys are not user tokens.
@@ -260,7 +291,9 @@ struct FeedTests {
             #expect(try await client.request(.post, "/v1/me/feed/\(promo)/read", bearer: ana)["deliveredAt"] != nil)
             #expect(try await client.request(.get, "/v1/me/feed/unread-count", bearer: ana)["unreadCount"] as? Int == 0)
 
-            let engage = { (interaction: String) in try await client.request(.post, "/v1/me/feed/\(plain)/engagements", bearer: ana, json: ["interaction": interaction]) }
+            let engage = { (interaction: String) in
+                try await client.request(.post, "/v1/me/feed/\(plain)/engagements", bearer: ana, json: ["interaction": interaction])
+            }
             #expect(try await engage("clicked")["recorded"] as? Bool == true)
             #expect(try await engage("clicked")["recorded"] as? Bool == false)
             #expect(try await engage("open")["recorded"] as? Bool == true)
@@ -278,7 +311,10 @@ struct FeedTests {
             let ana = try await client.login("ana", apiKey: app.apiKey)
             let ws = try await RealtimeTestClient.connect(port: port, token: ana)
             let id = try await Self.send(client, app.apiKey, ["ana"], ["data": ["x": 1]])["ana"]
-            guard case .feedItem(let envelope) = try await ws.next() else { Issue.record("no feed_item"); return }
+            guard case .feedItem(let envelope) = try await ws.next() else {
+                Issue.record("no feed_item")
+                return
+            }
             #expect(envelope.item["id"]?.stringValue == id && envelope.item["content"]?.objectValue?["fallbackText"]?.stringValue == "Hello Ana")
             #expect(try await ws.next() == .unread(.init(unreadCount: 1)))
             _ = try await client.request(.post, "/v1/me/feed/\(id!)/read", bearer: ana)
@@ -296,7 +332,12 @@ struct FeedTests {
         let campaignId: String = try await herald.run { client in
             for index in 0..<25 {
                 let tags = index % 2 == 0 ? ["vip"] : ["free"]
-                try await client.request(.put, "/v1/users/u\(String(format: "%02d", index))", bearer: key, json: ["name": "U\(index)", "tags": tags + (index % 5 == 0 ? ["beta"] : [])])
+                try await client.request(
+                    .put,
+                    "/v1/users/u\(String(format: "%02d", index))",
+                    bearer: key,
+                    json: ["name": "U\(index)", "tags": tags + (index % 5 == 0 ? ["beta"] : [])]
+                )
             }
             try await client.request(.put, "/v1/groups/hikers", bearer: key, json: ["name": "Hikers"])
             try await client.request(.post, "/v1/groups/hikers/members", bearer: key, json: ["uids": ["u01", "u02", "u03"]])
@@ -312,39 +353,80 @@ struct FeedTests {
                 (["type": "groups", "groups": ["hikers", "climbers"]], 4),
             ]
             for (audience, size) in audiences {
-                let created = try await client.request(.post, "/v1/campaigns", bearer: key, json: ["name": "C", "audience": audience, "card": Self.card()])
+                let created = try await client.request(
+                    .post,
+                    "/v1/campaigns",
+                    bearer: key,
+                    json: ["name": "C", "audience": audience, "card": Self.card()]
+                )
                 #expect(created.status == 201 && created["status"] as? String == "draft", "\(created.text)")
                 let id = try #require(created["id"] as? String)
                 #expect(try await client.request(.post, "/v1/campaigns/\(id)/send", bearer: key).status == 202)
                 #expect(try await campaigns.runDue())
                 let done = try await client.request(.get, "/v1/campaigns/\(id)", bearer: key)
                 let progress = done.body["progress"]
-                #expect(done["status"] as? String == "sent" && progress["itemsCreated"].int == size && progress["audienceSize"].int == size,
-                        "\(audience): \(done.text)")
+                #expect(
+                    done["status"] as? String == "sent" && progress["itemsCreated"].int == size && progress["audienceSize"].int == size,
+                    "\(audience): \(done.text)"
+                )
                 #expect(try await client.request(.post, "/v1/campaigns/\(id)/send", bearer: key).status == 409)
-                #expect(try await client.request(.put, "/v1/campaigns/\(id)", bearer: key, json: ["name": "D", "audience": ["type": "all"], "card": Self.card()]).status == 409)
+                #expect(
+                    try await client.request(
+                        .put,
+                        "/v1/campaigns/\(id)",
+                        bearer: key,
+                        json: ["name": "D", "audience": ["type": "all"], "card": Self.card()]
+                    ).status == 409
+                )
             }
-            #expect(try await client.request(.post, "/v1/campaigns", bearer: key, json: ["name": "C", "audience": ["type": "tags", "tags": [String]()], "card": Self.card()])
-                .errorDetails?["field"] == "audience.tags")
-            #expect(try await client.request(.post, "/v1/campaigns", bearer: key, json: ["name": "C", "audience": ["type": "all"]]).errorDetails?["field"] == "card")
+            #expect(
+                try await client.request(
+                    .post,
+                    "/v1/campaigns",
+                    bearer: key,
+                    json: ["name": "C", "audience": ["type": "tags", "tags": [String]()], "card": Self.card()]
+                )
+                .errorDetails?["field"] == "audience.tags"
+            )
+            #expect(
+                try await client.request(.post, "/v1/campaigns", bearer: key, json: ["name": "C", "audience": ["type": "all"]]).errorDetails?["field"]
+                    == "card"
+            )
 
             // A cancelled campaign never sends.
             let later = clock.now().addingTimeInterval(3_600)
-            let cancelled = try await client.request(.post, "/v1/campaigns", bearer: key, json: [
-                "name": "Never", "audience": ["type": "all"], "card": Self.card(), "sendAt": Date.ISO8601FormatStyle().format(later)])
+            let cancelled = try await client.request(
+                .post,
+                "/v1/campaigns",
+                bearer: key,
+                json: [
+                    "name": "Never", "audience": ["type": "all"], "card": Self.card(), "sendAt": Date.ISO8601FormatStyle().format(later),
+                ]
+            )
             #expect(cancelled["status"] as? String == "scheduled")
-            #expect(try await client.request(.post, "/v1/campaigns/\(cancelled["id"] as! String)/cancel", bearer: key)["status"] as? String == "cancelled")
+            #expect(
+                try await client.request(.post, "/v1/campaigns/\(cancelled["id"] as! String)/cancel", bearer: key)["status"] as? String == "cancelled"
+            )
 
             // Scheduled for in an hour.
-            let scheduled = try await client.request(.post, "/v1/campaigns", bearer: key, json: [
-                "name": "Weekly", "audience": ["type": "tags", "tags": ["vip"]], "card": Self.card(), "sendAt": Date.ISO8601FormatStyle().format(later)])
+            let scheduled = try await client.request(
+                .post,
+                "/v1/campaigns",
+                bearer: key,
+                json: [
+                    "name": "Weekly", "audience": ["type": "tags", "tags": ["vip"]], "card": Self.card(),
+                    "sendAt": Date.ISO8601FormatStyle().format(later),
+                ]
+            )
             #expect(try await herald.services.campaigns.runDue() == false)
             return try #require(scheduled["id"] as? String)
         }
         // Two processes start on the same database after the hour: exactly one sends it.
         clock.advance(by: 3_601)
         let configuration = herald.configuration
-        let processes = try await (0..<2).asyncMap { _ in try HeraldServices(store: try await SQLStore.open(herald.databaseURL), configuration: configuration, clock: clock) }
+        let processes = try await (0..<2).asyncMap { _ in
+            try HeraldServices(store: try await SQLStore.open(herald.databaseURL), configuration: configuration, clock: clock)
+        }
         let ran = await withTaskGroup(of: Bool.self) { group in
             for process in processes { group.addTask { (try? await process.campaigns.runDue()) ?? false } }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -355,10 +437,19 @@ struct FeedTests {
         #expect(try await processes[0].store.feedItems(appId: app.appId, uid: "u00", query: FeedQuery(limit: 100), before: nil).count == 5)
 
         // A process that claimed a campaign and died: after its lease another carries it through.
-        let revived = try await processes[0].campaigns.create(appId: app.appId, .init(name: "Revived", audience: .all,
-                                                                                       content: .init(card: try JSONValue.parse(String(decoding: JSONSerialization.data(withJSONObject: Self.card()), as: UTF8.self)))))
+        let revived = try await processes[0].campaigns.create(
+            appId: app.appId,
+            .init(
+                name: "Revived",
+                audience: .all,
+                content: .init(card: try JSONValue.parse(String(decoding: JSONSerialization.data(withJSONObject: Self.card()), as: UTF8.self)))
+            )
+        )
         _ = try await processes[0].campaigns.send(appId: app.appId, id: revived.id)
-        #expect(try await processes[0].store.claimCampaign(now: clock.now(), claim: Claim(owner: "test", until: clock.now().addingTimeInterval(60))) != nil)
+        #expect(
+            try await processes[0].store.claimCampaign(now: clock.now(), claim: Claim(owner: "test", until: clock.now().addingTimeInterval(60)))
+                != nil
+        )
         #expect(try await processes[1].campaigns.runDue() == false)
         clock.advance(by: 61)
         #expect(try await processes[1].campaigns.runDue())
@@ -373,10 +464,15 @@ struct FeedTests {
                 let (ana, iphone) = try await world.device(client, "ana", "apns_ios_device", name: "Ana")
                 let (bo, android) = try await world.device(client, "bo", "fcm_android", name: "Bo")
                 _ = android
-                let created = try await client.request(.post, "/v1/campaigns", bearer: world.apiKey, json: [
-                    "name": "Spring", "audience": ["type": "uids", "uids": ["ana", "bo"]], "card": Self.card(),
-                    "push": ["title": "Hi {{user.name}}", "body": "{{data.offer}} for you", "badge": 1], "data": ["offer": "20% off"],
-                ])
+                let created = try await client.request(
+                    .post,
+                    "/v1/campaigns",
+                    bearer: world.apiKey,
+                    json: [
+                        "name": "Spring", "audience": ["type": "uids", "uids": ["ana", "bo"]], "card": Self.card(),
+                        "push": ["title": "Hi {{user.name}}", "body": "{{data.offer}} for you", "badge": 1], "data": ["offer": "20% off"],
+                    ]
+                )
                 let campaignId = try #require(created["id"] as? String)
                 #expect(try await client.request(.post, "/v1/campaigns/\(campaignId)/send", bearer: world.apiKey).status == 202)
                 #expect(try await world.herald.services.campaigns.runDue())
@@ -384,7 +480,10 @@ struct FeedTests {
 
                 let item = try #require(try await Self.all(client, ana, "").first)
                 let pushed = try #require(world.apnsPayloads(to: iphone).first)
-                #expect(pushed.headers["apns-push-type"] == "alert" && pushed.headers["apns-topic"] == "com.acme.app" && pushed.headers["apns-priority"] == "10")
+                #expect(
+                    pushed.headers["apns-push-type"] == "alert" && pushed.headers["apns-topic"] == "com.acme.app"
+                        && pushed.headers["apns-priority"] == "10"
+                )
                 let aps = pushed.payload["aps"]
                 try #require(aps.object != nil)
                 #expect(aps["alert"].stringObject == ["title": "Hi Ana", "body": "20% off for you"])
@@ -392,21 +491,30 @@ struct FeedTests {
                 let cometchat = try #require(pushed.payload["cometchat"].stringObject)
                 #expect(Set(cometchat.keys) == ["type", "appId", "campaignId", "notificationId", "pushNotificationId", "uid", "sentAt"])
                 #expect(cometchat["type"] == "business_messaging" && cometchat["appId"] == world.appId && cometchat["campaignId"] == campaignId)
-                #expect(cometchat["notificationId"] == item["id"] as? String && cometchat["uid"] == "ana" && cometchat["sentAt"] == item["sentAt"] as? String)
+                #expect(
+                    cometchat["notificationId"] == item["id"] as? String && cometchat["uid"] == "ana"
+                        && cometchat["sentAt"] == item["sentAt"] as? String
+                )
                 let pushId = try #require(cometchat["pushNotificationId"])
                 #expect(pushId == item["pushNotificationId"] as? String && UUID(uuidString: pushId) != nil)
                 #expect(cometchat["sentAt"]?.hasSuffix("Z") == true && cometchat["sentAt"]?.contains(".") == true)
 
                 let fcm = try #require(world.fcm.lastMessage)
                 let data = try #require(fcm["data"].stringObject)
-                #expect(data["type"] == "business_messaging" && data["uid"] == "bo" && data["campaignId"] == campaignId && data["pushNotificationId"] != nil)
+                #expect(
+                    data["type"] == "business_messaging" && data["uid"] == "bo" && data["campaignId"] == campaignId
+                        && data["pushNotificationId"] != nil
+                )
                 #expect(fcm["notification"].stringObject == ["title": "Hi Bo", "body": "20% off for you"])
 
                 // Tracking: idempotent, and only for the push's own user.
                 let delivered = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)
                 let deliveredAt = try #require(delivered["deliveredAt"] as? String)
                 #expect(delivered["notificationId"] as? String == item["id"] as? String && delivered["clickedAt"] == nil)
-                #expect(try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)["deliveredAt"] as? String == deliveredAt)
+                #expect(
+                    try await client.request(.post, "/v1/me/push-notifications/\(pushId)/delivered", bearer: ana)["deliveredAt"] as? String
+                        == deliveredAt
+                )
                 let clicked = try await client.request(.post, "/v1/me/push-notifications/\(pushId)/clicked", bearer: ana)
                 #expect(clicked["clickedAt"] != nil && clicked["deliveredAt"] as? String == deliveredAt)
                 #expect(try await client.request(.post, "/v1/me/push-notifications/\(pushId)/clicked", bearer: bo).status == 404)
@@ -415,11 +523,16 @@ struct FeedTests {
                 _ = try await client.request(.post, "/v1/me/feed/\(item["id"] as! String)/engagements", bearer: ana, json: ["interaction": "open"])
 
                 let stats = try await client.request(.get, "/v1/campaigns/\(campaignId)/stats", bearer: world.apiKey)
-                #expect(stats["audienceSize"] as? Int == 2 && stats["itemsCreated"] as? Int == 2 && stats["read"] as? Int == 1 && stats["delivered"] as? Int == 1)
+                #expect(
+                    stats["audienceSize"] as? Int == 2 && stats["itemsCreated"] as? Int == 2 && stats["read"] as? Int == 1
+                        && stats["delivered"] as? Int == 1
+                )
                 #expect(stats["engaged"] as? [String: Int] == ["open": 1])
                 #expect(stats["pushes"] as? [String: Int] == ["sent": 2, "failed": 0, "pending": 0, "delivered": 1, "clicked": 1], "\(stats.text)")
                 let timeline = try #require(stats["timeline"] as? [[String: Any]])
-                #expect(timeline.reduce(0) { $0 + ($1["read"] as? Int ?? 0) } == 1 && timeline.reduce(0) { $0 + ($1["pushesClicked"] as? Int ?? 0) } == 1)
+                #expect(
+                    timeline.reduce(0) { $0 + ($1["read"] as? Int ?? 0) } == 1 && timeline.reduce(0) { $0 + ($1["pushesClicked"] as? Int ?? 0) } == 1
+                )
             }
         }
     }

@@ -14,9 +14,13 @@ struct FirstHourTests {
         try await EngineWorld.with(backend) { world in
             try await world.herald.run { client in
                 try await world.device(client, "bo", "apns_ios_device")
-                let posted: [String: Any] = ["id": "msg-1", "type": "message", "action": "new",
-                                             "message": ["id": 123, "text": "Hello!", "sender": "ana", "receiver": "bo", "receiverType": "user",
-                                                         "sentAt": 1_741_847_453]]
+                let posted: [String: Any] = [
+                    "id": "msg-1", "type": "message", "action": "new",
+                    "message": [
+                        "id": 123, "text": "Hello!", "sender": "ana", "receiver": "bo", "receiverType": "user",
+                        "sentAt": 1_741_847_453,
+                    ],
+                ]
                 let ids = try await world.post(client, posted)
                 try await world.drain()
                 let log = try await world.log(client, ids[0])
@@ -60,11 +64,18 @@ struct FirstHourTests {
                 changed["message"] = ["id": 1, "text": "second", "sender": "ana", "receiver": "bo", "receiverType": "user"]
                 let refused = try await client.request(.post, "/v1/events", bearer: world.apiKey, json: changed)
                 #expect(refused.status == 409 && refused.errorCode == "event_id_conflict", "\(refused.text)")
-                #expect(refused.errorDetails?["field"] == "id" && refused.errorDetails?["id"] == "backend-7" && refused.errorDetails?["eventId"] == first[0])
+                #expect(
+                    refused.errorDetails?["field"] == "id" && refused.errorDetails?["id"] == "backend-7"
+                        && refused.errorDetails?["eventId"] == first[0]
+                )
                 // In a batch the whole post is refused, its other events unstored.
                 let before = (try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [Any])?.count
-                let batch = try await client.request(.post, "/v1/events", bearer: world.apiKey,
-                                                     json: ["events": [EngineWorld.message(from: "ana", to: "bo"), changed]])
+                let batch = try await client.request(
+                    .post,
+                    "/v1/events",
+                    bearer: world.apiKey,
+                    json: ["events": [EngineWorld.message(from: "ana", to: "bo"), changed]]
+                )
                 #expect(batch.status == 409 && batch.errorDetails?["field"] == "events[1].id", "\(batch.text)")
                 #expect((try await client.request(.get, "/v1/events", bearer: world.apiKey)["data"] as? [Any])?.count == before)
             }
@@ -78,7 +89,9 @@ struct FirstHourTests {
                 for uid in ["ana", "bo"] {
                     #expect(try await client.request(.put, "/v1/users/\(uid)", bearer: world.apiKey, json: ["name": uid]).status == 200)
                 }
-                #expect(try await client.request(.put, "/v1/groups/solo", bearer: world.apiKey, json: ["name": "Solo", "owner": "ana"]).status == 200)
+                #expect(
+                    try await client.request(.put, "/v1/groups/solo", bearer: world.apiKey, json: ["name": "Solo", "owner": "ana"]).status == 200
+                )
                 #expect(try await client.request(.post, "/v1/groups/solo/members", bearer: world.apiKey, json: ["uids": ["ana"]]).status < 300)
                 let toNoGroup = try await world.post(client, EngineWorld.message(from: "ana", to: "ghosts", receiverType: "group"))[0]
                 let toSolo = try await world.post(client, EngineWorld.message(from: "ana", to: "solo", receiverType: "group"))[0]
@@ -116,25 +129,44 @@ struct FirstHourTests {
             let typo = try await client.request(.put, "/v1/users/zed", bearer: app.apiKey, json: ["name": "Zed", "nmae": "typo"])
             #expect(typo.status == 422 && typo.errorDetails?["field"] == "nmae", "\(typo.text)")
             #expect(try await client.request(.get, "/v1/users/zed", bearer: app.apiKey).status == 404, "nothing of a refused request is stored")
-            let nested = try await client.request(.patch, "/v1/push/settings", bearer: app.apiKey,
-                                                  json: ["defaultPreferences": ["doNotDisturb": ["enabled": true, "strat": "22:00"]]])
+            let nested = try await client.request(
+                .patch,
+                "/v1/push/settings",
+                bearer: app.apiKey,
+                json: ["defaultPreferences": ["doNotDisturb": ["enabled": true, "strat": "22:00"]]]
+            )
             #expect(nested.status == 422 && nested.errorDetails?["field"] == "defaultPreferences.doNotDisturb.strat", "\(nested.text)")
-            let batch = try await client.request(.post, "/v1/users/batch", bearer: app.apiKey, json: ["users": [["uid": "a", "name": "A"], ["name": "B"]]])
+            let batch = try await client.request(
+                .post,
+                "/v1/users/batch",
+                bearer: app.apiKey,
+                json: ["users": [["uid": "a", "name": "A"], ["name": "B"]]]
+            )
             #expect(batch.status == 422 && batch.errorDetails?["field"] == "users[1].uid", "\(batch.text)")
             let mismatch = try await client.request(.put, "/v1/users/zed", bearer: app.apiKey, json: ["uid": "zoe", "name": "Zed"])
             #expect(mismatch.status == 422 && mismatch.errorDetails?["field"] == "uid", "\(mismatch.text)")
 
             // A body that is not JSON, or says nothing of its type: 415 with one code on every route.
-            for (method, path, type) in [(HTTPRequest.Method.post, "/v1/events", "application/x-www-form-urlencoded"),
-                                         (.put, "/v1/users/zed", "text/plain"), (.post, "/v1/campaigns", nil), (.patch, "/v1/push/settings", nil)] {
+            for (method, path, type) in [
+                (HTTPRequest.Method.post, "/v1/events", "application/x-www-form-urlencoded"),
+                (.put, "/v1/users/zed", "text/plain"), (.post, "/v1/campaigns", nil), (.patch, "/v1/push/settings", nil),
+            ] {
                 var headers: HTTPFields = [:]
                 if let type { headers[.contentType] = type } else { headers[.contentType] = "" }
                 let response = try await client.request(method, path, bearer: app.apiKey, raw: #"{"name":"Zed"}"#, headers: headers)
-                #expect(response.status == 415 && response.errorCode == "unsupported_media_type", "\(method) \(path): \(response.status) \(response.text)")
+                #expect(
+                    response.status == 415 && response.errorCode == "unsupported_media_type",
+                    "\(method) \(path): \(response.status) \(response.text)"
+                )
             }
             // JSON with a charset, or a +json type, is JSON.
-            let charset = try await client.request(.put, "/v1/users/zed", bearer: app.apiKey, raw: #"{"name":"Zed"}"#,
-                                                   headers: [.contentType: "application/json; charset=utf-8"])
+            let charset = try await client.request(
+                .put,
+                "/v1/users/zed",
+                bearer: app.apiKey,
+                raw: #"{"name":"Zed"}"#,
+                headers: [.contentType: "application/json; charset=utf-8"]
+            )
             #expect(charset.status == 200, "\(charset.text)")
 
             // A wrong method is a 405 with Allow; a path that does not exist stays a 404.
@@ -146,8 +178,16 @@ struct FirstHourTests {
             #expect(try await client.request(.get, "/v1/nothing-here", bearer: app.apiKey).status == 404)
 
             // A card with four problems lists all four.
-            let card: [String: Any] = ["version": "2.0", "body": [["type": "text", "id": "a"], ["type": "button", "id": "a", "label": "Go",
-                                                                                                      "action": ["type": "openUrl", "url": "ftp://x"]]]]
+            let card: [String: Any] = [
+                "version": "2.0",
+                "body": [
+                    ["type": "text", "id": "a"],
+                    [
+                        "type": "button", "id": "a", "label": "Go",
+                        "action": ["type": "openUrl", "url": "ftp://x"],
+                    ],
+                ],
+            ]
             let refused = try await client.request(.post, "/v1/feed/templates", bearer: app.apiKey, json: ["id": "t", "name": "T", "card": card])
             #expect(refused.status == 422 && refused.errorCode == "invalid_card", "\(refused.text)")
             let message = refused.errorMessage ?? ""

@@ -39,8 +39,11 @@ struct MultiProcessTests {
         let small = try await http.request(.POST, second.url + "/v1/realtime/messages", bearer: apiKey, json: ["uids": ["ana"], "data": ["n": 1]])
         #expect((small["reached"] as? [String])?.count == 1, "\(small.text)")
         #expect(try await ws.next() == .custom(.init(data: ["n": .number(1)])))
-        let big = String(repeating: "é", count: 10_000)   // 20,000 bytes: over NOTIFY's 8,000
-        #expect(try await http.request(.POST, second.url + "/v1/realtime/messages", bearer: apiKey, json: ["uids": ["ana"], "data": ["big": big]]).status == 200)
+        let big = String(repeating: "é", count: 10_000)  // 20,000 bytes: over NOTIFY's 8,000
+        #expect(
+            try await http.request(.POST, second.url + "/v1/realtime/messages", bearer: apiKey, json: ["uids": ["ana"], "data": ["big": big]]).status
+                == 200
+        )
         #expect(try await ws.next() == .custom(.init(data: ["big": .string(big)])))
 
         // A logout on process 2 closes the socket on process 1.

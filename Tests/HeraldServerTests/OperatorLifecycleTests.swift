@@ -16,7 +16,8 @@ struct OperatorLifecycleTests {
     }
 
     @Test func settingsComeFromFlagsThenEnvironmentThenFileThenDefaults() async throws {
-        let path = try Self.file("""
+        let path = try Self.file(
+            """
             database: sqlite:///var/lib/herald/herald.sqlite
             port: 9000
             host: 127.0.0.1
@@ -27,7 +28,8 @@ struct OperatorLifecycleTests {
             limits.rateLimit: 50
             webhooks:
               allowPrivate: true
-            """)
+            """
+        )
         let fromFile = try await HeraldConfigurationLoader(environment: [:], file: path).load()
         #expect(fromFile.port == 9000 && fromFile.host == "127.0.0.1" && fromFile.database == .sqlite(path: "/var/lib/herald/herald.sqlite"))
         #expect(fromFile.logLevel == .warning && fromFile.logFormat == "text" && fromFile.allowPrivateWebhooks)
@@ -85,10 +87,14 @@ struct OperatorLifecycleTests {
     func everyEarlierSchemaMigratesToTheNewest(_ backend: TestBackend) async throws {
         let newest = SQLStore.migrationVersions.last ?? 0
         for version in SQLStore.migrationVersions.dropLast() {
-            let url: DatabaseURL = switch backend {
-            case .sqlite: .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("herald-v\(version)-\(UUID().uuidString).sqlite").path)
-            case .postgres: try DatabaseURL(parsing: try await TestBackend.createPostgresDatabase())
-            }
+            let url: DatabaseURL =
+                switch backend {
+                case .sqlite:
+                    .sqlite(
+                        path: FileManager.default.temporaryDirectory.appendingPathComponent("herald-v\(version)-\(UUID().uuidString).sqlite").path
+                    )
+                case .postgres: try DatabaseURL(parsing: try await TestBackend.createPostgresDatabase())
+                }
             let old = try await SQLStore.open(url, migrate: false)
             #expect(try await old.migrate(through: version) == Array(1...version))
             #expect(try await old.check().version == version)
@@ -108,9 +114,14 @@ struct OperatorLifecycleTests {
         defer { process.kill(SIGTERM) }
         try await world.addProviders(process)
         let tokens = try await world.addUsers(process, count: 10)
-        let item = try await world.call(process, .POST, "/v1/feed/items", [
-            "uids": ["u0001"], "card": ["version": "1.0", "fallbackText": "Kept", "body": [["type": "text", "id": "t", "content": "Kept"]]],
-        ])
+        let item = try await world.call(
+            process,
+            .POST,
+            "/v1/feed/items",
+            [
+                "uids": ["u0001"], "card": ["version": "1.0", "fallbackText": "Kept", "body": [["type": "text", "id": "t", "content": "Kept"]]],
+            ]
+        )
         #expect(item.status < 300, "\(item.text)")
         // Events keep flowing while the backup is taken.
         let flowing = Task {

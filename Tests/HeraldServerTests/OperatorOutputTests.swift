@@ -8,7 +8,8 @@ struct OperatorOutputTests {
     @Test func theCLISaysWhatItHasAndFailsOnWhatItHasNot() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-out-\(UUID().uuidString)")
         let environment = ProcessInfo.processInfo.environment.merging([
-            "HERALD_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("herald.sqlite").path, "HERALD_SECRET_KEY": String(repeating: "ab", count: 32),
+            "HERALD_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("herald.sqlite").path,
+            "HERALD_SECRET_KEY": String(repeating: "ab", count: 32),
         ]) { $1 }
         let herald = HeraldProcess.executable.path
         let version = try HeraldProcess.runCapturing(herald, ["--version"], environment: environment)
@@ -34,8 +35,15 @@ struct OperatorOutputTests {
         #expect(try await world.call(process, .PUT, "/v1/users/ana", ["name": "Ana"]).status == 200)
         let session = try await world.call(process, .POST, "/v1/users/ana/sessions", [String: Any]())
         let token = try #require(session["authToken"] as? String)
-        #expect(try await world.call(process, .POST, "/v1/me/push-tokens", bearer: token,
-                                     ["pushToken": dead, "platform": "apns_ios_device", "providerId": "apns-1"]).status == 200)
+        #expect(
+            try await world.call(
+                process,
+                .POST,
+                "/v1/me/push-tokens",
+                bearer: token,
+                ["pushToken": dead, "platform": "apns_ios_device", "providerId": "apns-1"]
+            ).status == 200
+        )
         #expect(try await world.call(process, .POST, "/v1/events", EngineWorld.message(from: "bo", to: "ana")).status == 202)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline, !process.logText.contains("push token pruned") { try await Task.sleep(for: .milliseconds(100)) }
@@ -46,7 +54,10 @@ struct OperatorOutputTests {
         func line(_ message: String) -> [String: String]? { lines.first { $0["msg"] == message } }
 
         let listening = try #require(line("Herald is listening"), "\(process.logText.suffix(2_000))")
-        #expect(listening["version"]?.hasPrefix("0.") == true && listening["database"] == "sqlite" && listening["address"]?.contains("\(process.port)") == true)
+        #expect(
+            listening["version"]?.hasPrefix("0.") == true && listening["database"] == "sqlite"
+                && listening["address"]?.contains("\(process.port)") == true
+        )
         let pruned = try #require(line("push token pruned"), "\(process.logText.suffix(2_000))")
         #expect(pruned["provider"] == "apns-1" && pruned["reason"] == "Unregistered" && pruned["app"] != nil)
         let failed = try #require(line("pushes failed"), "\(process.logText.suffix(2_000))")
@@ -76,7 +87,8 @@ struct OperatorOutputTests {
             try await Task.sleep(for: .milliseconds(300))
             text = (try? await HTTPTestClient.shared.request(.GET, "http://127.0.0.1:\(metricsPort)/metrics"))?.text ?? ""
         } while ContinuousClock.now < deadline
-            && !(text.contains("herald_provider_request_seconds_bucket") && text.contains("herald_websockets_open 1") && text.contains("herald_outbox_depth_by_app"))
+            && !(text.contains("herald_provider_request_seconds_bucket") && text.contains("herald_websockets_open 1")
+                && text.contains("herald_outbox_depth_by_app"))
         #expect(text.contains(#"herald_provider_request_seconds_bucket{provider="apns""#), "no provider latency histogram:\n\(text.prefix(3_000))")
         #expect(text.contains("herald_websockets_open 1"), "open WebSockets not counted")
         #expect(text.contains("herald_outbox_depth_by_app{app="), "no outbox depth per app")
@@ -88,10 +100,15 @@ struct OperatorOutputTests {
         let world = try await ProcessWorld.make(.sqlite, name: "Expiry", extra: ["HERALD_METRICS_PORT": String(metricsPort)])
         defer { Task { await world.close() } }
         let first = try await HeraldProcess.start(environment: world.environment)
-        let created = try await world.call(first, .POST, "/v1/push/providers", [
-            "providerId": "apns-cert", "kind": "apns", "auth": "certificate", "bundleId": "com.acme.app",
-            "p12": try Fixtures.p12("apns-valid"), "password": Fixtures.p12Password,
-        ])
+        let created = try await world.call(
+            first,
+            .POST,
+            "/v1/push/providers",
+            [
+                "providerId": "apns-cert", "kind": "apns", "auth": "certificate", "bundleId": "com.acme.app",
+                "p12": try Fixtures.p12("apns-valid"), "password": Fixtures.p12Password,
+            ]
+        )
         #expect(created.status == 201, "\(created.text)")
         first.kill(SIGTERM)
         while first.process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
@@ -103,7 +120,9 @@ struct OperatorOutputTests {
         while line == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(300))
             let text = (try? await HTTPTestClient.shared.request(.GET, "http://127.0.0.1:\(metricsPort)/metrics"))?.text ?? ""
-            line = text.split(separator: "\n").first { $0.hasPrefix("herald_apns_certificate_expiry_seconds{") && $0.contains(#"provider="apns-cert""#) }
+            line = text.split(separator: "\n").first {
+                $0.hasPrefix("herald_apns_certificate_expiry_seconds{") && $0.contains(#"provider="apns-cert""#)
+            }
         }
         let seconds = try #require(line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }, "no certificate expiry gauge")
         #expect(seconds > 86_400, "the test certificate is valid for longer than a day: \(seconds)")
@@ -112,9 +131,13 @@ struct OperatorOutputTests {
     @Test func oneTracePerEventFromTheAPIThroughFanOutToTheProvider() async throws {
         let receiver = try await OTLPReceiver.start()
         defer { receiver.shutdown() }
-        let world = try await ProcessWorld.make(.sqlite, name: "Traces", extra: [
-            "HERALD_OTEL_ENDPOINT": receiver.endpoint, "HERALD_OTEL_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "200",
-        ])
+        let world = try await ProcessWorld.make(
+            .sqlite,
+            name: "Traces",
+            extra: [
+                "HERALD_OTEL_ENDPOINT": receiver.endpoint, "HERALD_OTEL_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "200",
+            ]
+        )
         defer { Task { await world.close() } }
         let process = try await HeraldProcess.start(environment: world.environment)
         defer { process.kill(SIGTERM) }
@@ -135,13 +158,17 @@ struct OperatorOutputTests {
         // The request's span is the parent of the event's fan-out: one trace.
         let request = try #require(spans.first { $0.spanId == fan.parentSpanId }, "the fan-out's parent is not among \(spans.map(\.name))")
         #expect(request.name == "/v1/events" && request.traceId == fan.traceId)
-        #expect(fan.attributes["herald.event.type"] == "message" && fan.attributes["herald.recipients"] == "1" && fan.attributes["herald.app"] != nil,
-                "\(fan.attributes)")
+        #expect(
+            fan.attributes["herald.event.type"] == "message" && fan.attributes["herald.recipients"] == "1" && fan.attributes["herald.app"] != nil,
+            "\(fan.attributes)"
+        )
         let decide = spans.first { $0.name == "herald.decide" && $0.parentSpanId == fan.spanId }
         #expect(decide?.attributes["herald.decisions.push"] == "1", "\(String(describing: decide?.attributes))")
         let send = try #require(spans.first { $0.name == "herald.send" && $0.parentSpanId == fan.spanId })
-        #expect(send.traceId == fan.traceId && send.attributes["herald.provider"] == "apns" && send.attributes["herald.outcome"] == "delivered",
-                "\(send.attributes)")
+        #expect(
+            send.traceId == fan.traceId && send.attributes["herald.provider"] == "apns" && send.attributes["herald.outcome"] == "delivered",
+            "\(send.attributes)"
+        )
         // Never a token or a secret.
         let everything = spans.flatMap { $0.attributes.values }.joined(separator: " ")
         #expect(tokens.values.allSatisfy { !everything.contains($0) } && !everything.contains(world.apiKey))

@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
-@testable import HeraldServer
 import HeraldStorage
 import HeraldTestSupport
 import Testing
+
+@testable import HeraldServer
 
 /// The presence contract, on every store: memory (one process on SQLite) and the database
 /// (several processes; tested on SQLite and PostgreSQL).
@@ -20,15 +21,21 @@ struct PresenceStoreTests {
     static func store(_ kind: Kind) async throws -> (any PresenceStore, SQLStore?) {
         switch kind {
         case .memory: return (MemoryPresenceStore(), nil)
-        case .sqlite: let (store, _) = try await TestBackend.sqlite.openStore(); return (store, store)
-        case .postgres: let (store, _) = try await TestBackend.postgres.openStore(); return (store, store)
+        case .sqlite:
+            let (store, _) = try await TestBackend.sqlite.openStore()
+            return (store, store)
+        case .postgres:
+            let (store, _) = try await TestBackend.postgres.openStore()
+            return (store, store)
         }
     }
 
     @Test(arguments: kinds)
     func onlineOfflineLiveInstancesAndPurge(_ kind: Kind) async throws {
         let (store, sql) = try await Self.store(kind)
-        let app = "app-" + UUID().uuidString, here = "h" + UUID().uuidString.prefix(8).lowercased(), there = "h" + UUID().uuidString.prefix(8).lowercased()
+        let app = "app-" + UUID().uuidString
+        let here = "h" + UUID().uuidString.prefix(8).lowercased()
+        let there = "h" + UUID().uuidString.prefix(8).lowercased()
         // In the past, so that its purge touches only its own rows of the shared test database.
         let t0 = Date(timeIntervalSince1970: 1_000_000_000)
         try await store.heartbeat(instance: here, at: t0)
@@ -69,7 +76,8 @@ struct PresenceStoreTests {
     @Test(arguments: kinds)
     func tenThousandUsersInOneQuestion(_ kind: Kind) async throws {
         let (store, sql) = try await Self.store(kind)
-        let app = "app-" + UUID().uuidString, instance = "h" + UUID().uuidString.prefix(8).lowercased()
+        let app = "app-" + UUID().uuidString
+        let instance = "h" + UUID().uuidString.prefix(8).lowercased()
         let now = Date()
         try await store.heartbeat(instance: instance, at: now)
         let uids = (0..<10_000).map { "user-\($0)" }

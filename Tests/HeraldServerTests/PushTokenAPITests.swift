@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import HeraldModels
 import HeraldTestSupport
 import Testing
@@ -29,9 +29,14 @@ struct PushTokenAPITests {
             for platform in PushPlatform.allCases {
                 let constant = platform.rawValue.uppercased().replacingOccurrences(of: "_IOS", with: "_iOS")
                 for spelling in [platform.rawValue, constant] {
-                    let response = try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: [
-                        "pushToken": Self.token(for: platform), "platform": spelling, "providerId": Self.provider(for: platform),
-                    ])
+                    let response = try await client.request(
+                        .post,
+                        "/v1/me/push-tokens",
+                        bearer: session,
+                        json: [
+                            "pushToken": Self.token(for: platform), "platform": spelling, "providerId": Self.provider(for: platform),
+                        ]
+                    )
                     #expect(response.status == 200, "\(spelling): \(response.text)")
                     let token = response.body["token"]
                     #expect(token["platform"].string == platform.rawValue)
@@ -68,9 +73,14 @@ struct PushTokenAPITests {
             }
             // A disabled provider takes no new tokens.
             #expect(try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: app.apiKey, json: ["enabled": false]).status == 200)
-            let disabled = try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: [
-                "pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1",
-            ])
+            let disabled = try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: session,
+                json: [
+                    "pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1",
+                ]
+            )
             #expect(disabled.status == 422)
             #expect(disabled.errorMessage?.contains("disabled") == true)
             #expect((try await client.request(.get, "/v1/me/push-tokens", bearer: session)["data"] as? [Any])?.isEmpty == true)
@@ -83,15 +93,21 @@ struct PushTokenAPITests {
         let app = try await herald.makeApp()
         try await herald.run { client in
             try await client.addStandardProviders(apiKey: app.apiKey)
-            let sessions = [try await client.login("ana", apiKey: app.apiKey)]
+            let sessions =
+                [try await client.login("ana", apiKey: app.apiKey)]
                 + (try await (0..<3).asyncMap { _ in try await Self.session(client, "ana", app.apiKey) })
             let tokens = (0..<48).map { _ in Fixtures.fcmToken() }
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for (index, token) in tokens.enumerated() {
                     group.addTask {
-                        try await client.request(.post, "/v1/me/push-tokens", bearer: sessions[index % sessions.count], json: [
-                            "pushToken": token, "platform": "fcm_android", "providerId": "fcm-1",
-                        ]).status
+                        try await client.request(
+                            .post,
+                            "/v1/me/push-tokens",
+                            bearer: sessions[index % sessions.count],
+                            json: [
+                                "pushToken": token, "platform": "fcm_android", "providerId": "fcm-1",
+                            ]
+                        ).status
                     }
                 }
                 for try await status in group { #expect(status == 200) }
@@ -102,9 +118,14 @@ struct PushTokenAPITests {
             // Lowering the cap applies at the next registration, oldest first.
             try await client.request(.patch, "/v1/push/settings", bearer: app.apiKey, json: ["maxTokensPerUser": 5])
             let newest = Fixtures.fcmToken()
-            let response = try await client.request(.post, "/v1/me/push-tokens", bearer: sessions[0], json: [
-                "pushToken": newest, "platform": "fcm_android", "providerId": "fcm-1",
-            ])
+            let response = try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: sessions[0],
+                json: [
+                    "pushToken": newest, "platform": "fcm_android", "providerId": "fcm-1",
+                ]
+            )
             #expect(response["removedTokens"] as? Int == 16)
             let after = try await client.request(.get, "/v1/users/ana/push-tokens", bearer: app.apiKey)
             let kept = (after["data"] as? [[String: Any]])?.compactMap { $0["pushToken"] as? String } ?? []
@@ -142,9 +163,21 @@ struct PushTokenAPITests {
             let voip1 = Fixtures.apnsToken()
             let voip2 = Fixtures.apnsToken()
             for voip in [voip1, voip2] {
-                #expect(try await client.request(.post, "/v1/me/push-tokens", bearer: bo, json: ["pushToken": voip, "platform": "apns_ios_voip", "providerId": "apns-1"]).status == 200)
+                #expect(
+                    try await client.request(
+                        .post,
+                        "/v1/me/push-tokens",
+                        bearer: bo,
+                        json: ["pushToken": voip, "platform": "apns_ios_voip", "providerId": "apns-1"]
+                    ).status == 200
+                )
             }
-            let unique = try await client.request(.post, "/v1/me/push-tokens", bearer: bo, json: ["pushToken": voip2, "platform": "apns_ios_voip", "providerId": "apns-1", "unique": true])
+            let unique = try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: bo,
+                json: ["pushToken": voip2, "platform": "apns_ios_voip", "providerId": "apns-1", "unique": true]
+            )
             #expect(unique["removedTokens"] as? Int == 1)
             let boTokens = (try await client.request(.get, "/v1/users/bo/push-tokens", bearer: app.apiKey)["data"] as? [[String: Any]]) ?? []
             #expect(Set(boTokens.compactMap { $0["pushToken"] as? String }) == [device, voip2])
@@ -161,8 +194,18 @@ struct PushTokenAPITests {
             let tablet = try await Self.session(client, "ana", app.apiKey)
             let phoneToken = Fixtures.fcmToken()
             let tabletToken = Fixtures.fcmToken()
-            try await client.request(.post, "/v1/me/push-tokens", bearer: phone, json: ["pushToken": phoneToken, "platform": "fcm_android", "providerId": "fcm-1"])
-            try await client.request(.post, "/v1/me/push-tokens", bearer: tablet, json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"])
+            try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: phone,
+                json: ["pushToken": phoneToken, "platform": "fcm_android", "providerId": "fcm-1"]
+            )
+            try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: tablet,
+                json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"]
+            )
             #expect((try await client.request(.get, "/v1/me/push-tokens", bearer: phone)["data"] as? [Any])?.count == 1)
 
             #expect(try await client.request(.delete, "/v1/me/session", bearer: phone).status == 204)
@@ -173,12 +216,22 @@ struct PushTokenAPITests {
             // Unregistering before logout (CometChat): all of this session's tokens, then one by one.
             let removed = try await client.request(.delete, "/v1/me/push-tokens", bearer: tablet)
             #expect(removed["removed"] as? Int == 1)
-            try await client.request(.post, "/v1/me/push-tokens", bearer: tablet, json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"])
+            try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: tablet,
+                json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"]
+            )
             #expect(try await client.request(.delete, "/v1/me/push-tokens/\(tabletToken)", bearer: tablet).status == 204)
             #expect(try await client.request(.delete, "/v1/me/push-tokens/\(tabletToken)", bearer: tablet).status == 404)
 
             // An admin closing a session removes its tokens too.
-            try await client.request(.post, "/v1/me/push-tokens", bearer: tablet, json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"])
+            try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: tablet,
+                json: ["pushToken": tabletToken, "platform": "fcm_android", "providerId": "fcm-1"]
+            )
             let sessions = (try await client.request(.get, "/v1/users/ana/sessions", bearer: app.apiKey)["data"] as? [[String: Any]]) ?? []
             #expect(sessions.count == 1)
             let sessionId = try #require(sessions.first?["sessionId"] as? String)

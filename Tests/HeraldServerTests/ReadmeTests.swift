@@ -103,20 +103,32 @@ struct ReadmeTests {
         // The example configuration file, where a clone has it.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("deploy"), withIntermediateDirectories: true)
         try write("deploy/herald.example.yaml", Data(contentsOf: Self.root.appendingPathComponent("deploy/herald.example.yaml")))
-        try write("bin/swift", Data("""
-            #!/bin/bash
-            # `swift run herald …` → the herald this test suite built.
-            [ "$1" = run ] && [ "$2" = herald ] || { echo "the README test runs only 'swift run herald': $*" >&2; exit 64; }
-            shift 2
-            exec "$HERALD_EXECUTABLE" "$@"
+        try write(
+            "bin/swift",
+            Data(
+                """
+                #!/bin/bash
+                # `swift run herald …` → the herald this test suite built.
+                [ "$1" = run ] && [ "$2" = herald ] || { echo "the README test runs only 'swift run herald': $*" >&2; exit 64; }
+                shift 2
+                exec "$HERALD_EXECUTABLE" "$@"
 
-            """.utf8), executable: true)
-        try write("bin/curl", Data("""
-            #!/bin/bash
-            # A 4xx or 5xx answer fails the command (and the README test).
-            exec /usr/bin/curl --fail-with-body --show-error "$@"
+                """.utf8
+            ),
+            executable: true
+        )
+        try write(
+            "bin/curl",
+            Data(
+                """
+                #!/bin/bash
+                # A 4xx or 5xx answer fails the command (and the README test).
+                exec /usr/bin/curl --fail-with-body --show-error "$@"
 
-            """.utf8), executable: true)
+                """.utf8
+            ),
+            executable: true
+        )
 
         var script = """
             set -euo pipefail
@@ -137,9 +149,16 @@ struct ReadmeTests {
         environment["HERALD_ENGINE_LEASE_SECONDS"] = nil
         environment["HERALD_EXECUTABLE"] = HeraldProcess.executable.path
         environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        #expect(try HeraldProcess.runCapturing("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/8080"]).status != 0,
-                "port 8080, which the README uses, is taken")
-        let run = try HeraldProcess.runCapturing("/bin/bash", ["-c", "cd '\(folder.path)' && bash readme.sh"], environment: environment, timeout: 300)
+        #expect(
+            try HeraldProcess.runCapturing("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/8080"]).status != 0,
+            "port 8080, which the README uses, is taken"
+        )
+        let run = try HeraldProcess.runCapturing(
+            "/bin/bash",
+            ["-c", "cd '\(folder.path)' && bash readme.sh"],
+            environment: environment,
+            timeout: 300
+        )
         #expect(run.status == 0, "the README's commands failed:\n\(run.output.suffix(6_000))")
 
         // What the commands sent reached the stand-ins: the test pushes and the chat events, to

@@ -63,7 +63,10 @@ struct RealtimeTests {
             ws.send(#"{"type":"ping","id":"p-1"}"#)
             #expect(try await ws.next() == .pong(id: "p-1"))
             ws.send("not json")
-            guard case .error(let code, _) = try await ws.next() else { Issue.record("no error envelope"); return }
+            guard case .error(let code, _) = try await ws.next() else {
+                Issue.record("no error envelope")
+                return
+            }
             #expect(code == "bad_message")
 
             let silent = try await SilentWebSocket.connect(port: port, token: try await client.login("bo", apiKey: app.apiKey))
@@ -102,8 +105,10 @@ struct RealtimeTests {
             // a client can tell "log in again" from a bug.
             // (An upgrade is the first request of its connection, as a WebSocket client makes it: curl here.)
             for (bearer, query) in [("hs_not-a-token", ""), (token, ""), (nil, "?authToken=\(token)")] {
-                var arguments = ["-si", "--max-time", "10", "http://127.0.0.1:\(port)/v1/me/ws" + query, "-H", "Upgrade: websocket", "-H", "Connection: Upgrade",
-                                 "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "-H", "Sec-WebSocket-Version: 13"]
+                var arguments = [
+                    "-si", "--max-time", "10", "http://127.0.0.1:\(port)/v1/me/ws" + query, "-H", "Upgrade: websocket", "-H", "Connection: Upgrade",
+                    "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "-H", "Sec-WebSocket-Version: 13",
+                ]
                 if let bearer { arguments += ["-H", "Authorization: Bearer \(bearer)"] }
                 let refused = try HeraldProcess.runCapturing("/usr/bin/curl", arguments).output
                 #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
@@ -129,14 +134,24 @@ struct RealtimeTests {
         try await herald.runLive { client, port in
             let wsA = try await RealtimeTestClient.connect(port: port, token: try await client.login("ana", apiKey: appA.apiKey))
             let wsB = try await RealtimeTestClient.connect(port: port, token: try await client.login("ana", apiKey: appB.apiKey))
-            let sent = try await client.request(.post, "/v1/realtime/messages", bearer: appB.apiKey, json: ["uids": ["ana"], "data": ["text": "for B"]])
+            let sent = try await client.request(
+                .post,
+                "/v1/realtime/messages",
+                bearer: appB.apiKey,
+                json: ["uids": ["ana"], "data": ["text": "for B"]]
+            )
             #expect(sent.status == 200, "\(sent.text)")
             let reached = try #require(sent["reached"] as? [String])
             #expect(reached.count == 1)
             #expect(try await wsB.next() == .custom(.init(data: ["text": .string("for B")])))
 
             // App A, naming B's session by id, reaches nothing.
-            let stolen = try await client.request(.post, "/v1/realtime/messages", bearer: appA.apiKey, json: ["sessionIds": reached, "data": ["text": "from A"]])
+            let stolen = try await client.request(
+                .post,
+                "/v1/realtime/messages",
+                bearer: appA.apiKey,
+                json: ["sessionIds": reached, "data": ["text": "from A"]]
+            )
             #expect(stolen["reached"] as? [String] == [])
             try await Task.sleep(for: .milliseconds(300))
             #expect(wsA.pending.isEmpty)

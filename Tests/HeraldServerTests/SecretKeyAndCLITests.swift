@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldStorage
 import HeraldTestSupport
 import Testing
+
 @testable import HeraldServer
 
 @Suite("Secret key and admin commands")
@@ -50,7 +51,8 @@ struct SecretKeyAndCLITests {
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
         #expect(decoded == ["appId": created.appId, "apiKey": created.apiKey])
         // The file holds only the key's hash.
-        let file = try String(decoding: Data(contentsOf: URL(fileURLWithPath: folder + "/herald.sqlite")), as: UTF8.self)
+        let file =
+            try String(decoding: Data(contentsOf: URL(fileURLWithPath: folder + "/herald.sqlite")), as: UTF8.self)
             + ((try? String(decoding: Data(contentsOf: URL(fileURLWithPath: folder + "/herald.sqlite-wal")), as: UTF8.self)) ?? "")
         #expect(!file.contains(created.apiKey))
     }

@@ -1,9 +1,9 @@
 import Foundation
-import HeraldCore
-import HeraldServer
-import HeraldModels
-import HeraldTestSupport
 import HTTPTypes
+import HeraldCore
+import HeraldModels
+import HeraldServer
+import HeraldTestSupport
 import NIOConcurrencyHelpers
 import Testing
 
@@ -20,7 +20,8 @@ struct SecurityProbeTests {
             if line.hasPrefix("  /"), line.hasSuffix(":") {
                 path = String(line.dropFirst(2).dropLast())
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path,
-                      let method = ["get", "put", "post", "patch", "delete"].first(where: { line == "    \($0):" }) {
+                let method = ["get", "put", "post", "patch", "delete"].first(where: { line == "    \($0):" })
+            {
                 operations.append((HTTPRequest.Method(rawValue: method.uppercased())!, path))
             } else if !line.hasPrefix(" "), !line.isEmpty {
                 path = nil
@@ -43,25 +44,80 @@ struct SecurityProbeTests {
             // App B: Bob (a session, a token, a feed item, a campaign for him alone), Carol, a group,
             // providers, feed set-up, templates, an event.
             try await client.addStandardProviders(apiKey: b.apiKey)
-            #expect(try await client.request(.put, "/v1/users/bob", bearer: b.apiKey, json: ["name": "Bob \(Self.bobMarker)", "metadata": ["note": Self.bobMarker]]).status == 200)
-            let bobSession = try await client.request(.post, "/v1/users/bob/sessions", bearer: b.apiKey, json: ["deviceName": "Phone \(Self.bobMarker)"])
+            #expect(
+                try await client.request(
+                    .put,
+                    "/v1/users/bob",
+                    bearer: b.apiKey,
+                    json: ["name": "Bob \(Self.bobMarker)", "metadata": ["note": Self.bobMarker]]
+                ).status == 200
+            )
+            let bobSession = try await client.request(
+                .post,
+                "/v1/users/bob/sessions",
+                bearer: b.apiKey,
+                json: ["deviceName": "Phone \(Self.bobMarker)"]
+            )
             let bob = try #require(bobSession["authToken"] as? String)
             let bobSessionId = try #require(bobSession["sessionId"] as? String)
             let bobPushToken = Fixtures.fcmToken()
-            #expect(try await client.request(.post, "/v1/me/push-tokens", bearer: bob, json: ["pushToken": bobPushToken, "platform": "fcm_android", "providerId": "fcm-1"]).status == 200)
+            #expect(
+                try await client.request(
+                    .post,
+                    "/v1/me/push-tokens",
+                    bearer: bob,
+                    json: ["pushToken": bobPushToken, "platform": "fcm_android", "providerId": "fcm-1"]
+                ).status == 200
+            )
             let carol = try await client.login("carol", apiKey: b.apiKey)
             #expect(try await client.request(.put, "/v1/groups/room", bearer: b.apiKey, json: ["name": "Room \(Self.appMarker)"]).status == 200)
             #expect(try await client.request(.post, "/v1/groups/room/members", bearer: b.apiKey, json: ["uids": ["bob", "carol"]]).status == 200)
-            #expect(try await client.request(.post, "/v1/feed/channels", bearer: b.apiKey, json: ["id": "news", "name": "News \(Self.appMarker)"]).status == 201)
-            #expect(try await client.request(.post, "/v1/feed/categories", bearer: b.apiKey, json: ["id": "promo", "label": "Promo \(Self.appMarker)"]).status == 201)
-            let card: [String: Any] = ["version": "1.0", "fallbackText": "For Bob \(Self.bobMarker)", "body": [["type": "text", "id": "t", "content": "For Bob \(Self.bobMarker)"]]]
-            #expect(try await client.request(.post, "/v1/feed/templates", bearer: b.apiKey, json: ["id": "offer", "name": "Offer \(Self.appMarker)", "card": card]).status == 201)
+            #expect(
+                try await client.request(.post, "/v1/feed/channels", bearer: b.apiKey, json: ["id": "news", "name": "News \(Self.appMarker)"]).status
+                    == 201
+            )
+            #expect(
+                try await client.request(.post, "/v1/feed/categories", bearer: b.apiKey, json: ["id": "promo", "label": "Promo \(Self.appMarker)"])
+                    .status == 201
+            )
+            let card: [String: Any] = [
+                "version": "1.0", "fallbackText": "For Bob \(Self.bobMarker)",
+                "body": [["type": "text", "id": "t", "content": "For Bob \(Self.bobMarker)"]],
+            ]
+            #expect(
+                try await client.request(
+                    .post,
+                    "/v1/feed/templates",
+                    bearer: b.apiKey,
+                    json: ["id": "offer", "name": "Offer \(Self.appMarker)", "card": card]
+                ).status == 201
+            )
             let items = try await client.request(.post, "/v1/feed/items", bearer: b.apiKey, json: ["uids": ["bob"], "card": card])
             let bobItem = try #require((items["items"] as? [[String: Any]])?.first?["id"] as? String)
-            let campaign = try await client.request(.post, "/v1/campaigns", bearer: b.apiKey, json: ["name": "Campaign \(Self.appMarker)", "audience": ["type": "uids", "uids": ["bob"]], "card": card])
+            let campaign = try await client.request(
+                .post,
+                "/v1/campaigns",
+                bearer: b.apiKey,
+                json: ["name": "Campaign \(Self.appMarker)", "audience": ["type": "uids", "uids": ["bob"]], "card": card]
+            )
             let campaignId = try #require(campaign["id"] as? String, "\(campaign.text)")
-            #expect(try await client.request(.put, "/v1/push/templates/message/user/en", bearer: b.apiKey, json: ["title": "T \(Self.appMarker)", "body": "{{message.text}}"]).status == 200)
-            let event = try await client.request(.post, "/v1/events", bearer: b.apiKey, json: ["type": "message", "message": ["id": 1, "text": "Hi \(Self.bobMarker)", "sender": "carol", "receiver": "bob", "receiverType": "user"]])
+            #expect(
+                try await client.request(
+                    .put,
+                    "/v1/push/templates/message/user/en",
+                    bearer: b.apiKey,
+                    json: ["title": "T \(Self.appMarker)", "body": "{{message.text}}"]
+                ).status == 200
+            )
+            let event = try await client.request(
+                .post,
+                "/v1/events",
+                bearer: b.apiKey,
+                json: [
+                    "type": "message",
+                    "message": ["id": 1, "text": "Hi \(Self.bobMarker)", "sender": "carol", "receiver": "bob", "receiverType": "user"],
+                ]
+            )
             let eventId = try #require((event["eventIds"] as? [String])?.first, "\(event.text)")
             #expect(try await client.request(.put, "/v1/me/mutes/group_room", bearer: bob, json: ["until": "2099-01-01T00:00:00Z"]).status < 300)
 
@@ -89,11 +145,17 @@ struct SecurityProbeTests {
             #expect(operations.count > 70, "the contract was not read: \(operations.count) operations")
             func fill(_ template: String) -> String {
                 var path = template
-                let id = template.hasPrefix("/v1/feed/channels") ? "news" : template.hasPrefix("/v1/feed/categories") ? "promo"
-                    : template.hasPrefix("/v1/feed/templates") ? "offer" : template.hasPrefix("/v1/campaigns") ? campaignId : bobItem
-                for (name, value) in ["uid": "bob", "guid": "room", "providerId": "fcm-1", "sessionId": bobSessionId, "eventId": eventId,
-                                      "eventType": "message", "receiverType": "user", "locale": "en", "conversationId": "group_room",
-                                      "pushToken": bobPushToken, "pushNotificationId": bobItem, "id": id] {
+                let id =
+                    template.hasPrefix("/v1/feed/channels")
+                    ? "news"
+                    : template.hasPrefix("/v1/feed/categories")
+                        ? "promo"
+                        : template.hasPrefix("/v1/feed/templates") ? "offer" : template.hasPrefix("/v1/campaigns") ? campaignId : bobItem
+                for (name, value) in [
+                    "uid": "bob", "guid": "room", "providerId": "fcm-1", "sessionId": bobSessionId, "eventId": eventId,
+                    "eventType": "message", "receiverType": "user", "locale": "en", "conversationId": "group_room",
+                    "pushToken": bobPushToken, "pushNotificationId": bobItem, "id": id,
+                ] {
                     path = path.replacingOccurrences(of: "{\(name)}", with: value)
                 }
                 return path
@@ -112,14 +174,22 @@ struct SecurityProbeTests {
             var calls = 0
             // Deleting routes last, so that what they would remove is still there for the others to probe.
             let ordered = operations.filter { $0.0 != .delete } + operations.filter { $0.0 == .delete }
-            for (caller, bearer, marker) in [("app A", a.apiKey, Self.appMarker), ("a user of A", alice, Self.appMarker), ("Carol", carol, Self.bobMarker)] {
+            for (caller, bearer, marker) in [
+                ("app A", a.apiKey, Self.appMarker), ("a user of A", alice, Self.appMarker), ("Carol", carol, Self.bobMarker),
+            ] {
                 for (method, template) in ordered where !["/health", "/ready"].contains(template) {
-                    let response = try await client.request(method, fill(template), bearer: bearer,
-                                                            json: [.post, .put, .patch].contains(method) ? (bodies["\(method.rawValue) \(template)"] ?? [String: Any]()) : nil)
+                    let response = try await client.request(
+                        method,
+                        fill(template),
+                        bearer: bearer,
+                        json: [.post, .put, .patch].contains(method) ? (bodies["\(method.rawValue) \(template)"] ?? [String: Any]()) : nil
+                    )
                     calls += 1
                     #expect(response.status < 500, "\(caller) \(method) \(template): \(response.status) \(response.text.prefix(300))")
-                    #expect(!response.text.contains(marker) && !response.text.contains(Self.bobMarker),
-                            "\(caller) \(method) \(template) saw another tenant's data: \(response.text.prefix(300))")
+                    #expect(
+                        !response.text.contains(marker) && !response.text.contains(Self.bobMarker),
+                        "\(caller) \(method) \(template) saw another tenant's data: \(response.text.prefix(300))"
+                    )
                     if caller == "Carol", template.hasPrefix("/v1/me/feed/{id}") || template.hasPrefix("/v1/me/push-notifications") {
                         #expect(response.status == 404, "Carol reached Bob's feed item: \(method) \(template) \(response.status)")
                     }
@@ -158,12 +228,31 @@ struct SecurityProbeTests {
         let serviceAccount = Fixtures.serviceAccount()
         let webhookPassword = "webhook-pa55-\(UUID().uuidString)"
         let hmsSecret = "hms-secret-\(UUID().uuidString)"
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
-                                                           "bundleId": "com.acme.app", "privateKey": apnsKey]).status == 201)
+        #expect(
+            try await call(
+                .POST,
+                "/v1/push/providers",
+                [
+                    "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
+                    "bundleId": "com.acme.app", "privateKey": apnsKey,
+                ]
+            ).status == 201
+        )
         #expect(try await call(.POST, "/v1/push/providers", ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": serviceAccount]).status == 201)
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": hmsSecret]).status == 201)
-        #expect(try await call(.POST, "/v1/push/providers", ["providerId": "hook-1", "kind": "custom", "url": "https://127.0.0.1:9/push",
-                                                           "basicAuth": ["username": "herald", "password": webhookPassword]]).status == 201)
+        #expect(
+            try await call(.POST, "/v1/push/providers", ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": hmsSecret])
+                .status == 201
+        )
+        #expect(
+            try await call(
+                .POST,
+                "/v1/push/providers",
+                [
+                    "providerId": "hook-1", "kind": "custom", "url": "https://127.0.0.1:9/push",
+                    "basicAuth": ["username": "herald", "password": webhookPassword],
+                ]
+            ).status == 201
+        )
         _ = try await call(.PUT, "/v1/users/ana", ["name": "Ana"])
         let session = try await call(.POST, "/v1/users/ana/sessions", [String: Any]())
         let authToken = try #require(session["authToken"] as? String)
@@ -184,8 +273,11 @@ struct SecurityProbeTests {
         func keyMaterial(_ pem: String) -> [String] {
             pem.split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count >= 40 }.map(String.init)
         }
-        let secrets: [(String, String)] = [("API key", apiKey), ("auth token", authToken), ("webhook password", webhookPassword),
-                                           ("HMS client secret", hmsSecret), ("master key", masterKey)]
+        let secrets: [(String, String)] =
+            [
+                ("API key", apiKey), ("auth token", authToken), ("webhook password", webhookPassword),
+                ("HMS client secret", hmsSecret), ("master key", masterKey),
+            ]
             + keyMaterial(apnsKey).prefix(2).map { ("APNs key", $0) } + keyMaterial(fcmKey).prefix(2).map { ("FCM key", $0) }
         let log = process.logText
         #expect(log.count > 1_000, "the trace log is nearly empty: nothing was tested")
@@ -216,7 +308,12 @@ struct SecurityProbeTests {
     func webhookTargetsAreCheckedWhenConnectingAndRedirectsAreNotFollowed(_ backend: TestBackend) async throws {
         let hook = try await WebhookStandIn()
         let elsewhere = try await WebhookStandIn()
-        defer { Task { await hook.shutdown(); await elsewhere.shutdown() } }
+        defer {
+            Task {
+                await hook.shutdown()
+                await elsewhere.shutdown()
+            }
+        }
         let resolver = ScriptedResolver()
         let port = try #require(URLComponents(string: hook.url)?.port)
 
@@ -225,18 +322,33 @@ struct SecurityProbeTests {
         let app = try await strict.makeApp()
         try await strict.run { client in
             _ = try await client.login("ana", apiKey: app.apiKey)
-            let saved = try await client.request(.post, "/v1/push/providers", bearer: app.apiKey, json: [
-                "providerId": "hook", "kind": "custom", "url": "https://hooks.example.test:\(port)/push",
-            ])
+            let saved = try await client.request(
+                .post,
+                "/v1/push/providers",
+                bearer: app.apiKey,
+                json: [
+                    "providerId": "hook", "kind": "custom", "url": "https://hooks.example.test:\(port)/push",
+                ]
+            )
             #expect(saved.status == 201, "\(saved.text)")
             for address in ["127.0.0.1", "10.1.2.3", "169.254.169.254", "::1", "fd00::7"] {
                 resolver.answer.withLockedValue { $0 = ["93.184.216.34", address] }
-                let sent = try await client.request(.post, "/v1/push/providers/hook/test", bearer: app.apiKey, json: ["uid": "ana", "title": "t", "body": "b"])
+                let sent = try await client.request(
+                    .post,
+                    "/v1/push/providers/hook/test",
+                    bearer: app.apiKey,
+                    json: ["uid": "ana", "title": "t", "body": "b"]
+                )
                 #expect(sent["status"] as? String != "delivered", "\(sent.text)")
                 #expect((sent["reason"] as? String ?? sent.text).contains(address), "\(sent.text)")
             }
             // Saving it again is refused outright.
-            let patched = try await client.request(.patch, "/v1/push/providers/hook", bearer: app.apiKey, json: ["url": "https://hooks.example.test:\(port)/v2"])
+            let patched = try await client.request(
+                .patch,
+                "/v1/push/providers/hook",
+                bearer: app.apiKey,
+                json: ["url": "https://hooks.example.test:\(port)/v2"]
+            )
             #expect(patched.status == 422, "\(patched.text)")
         }
         #expect(hook.requests.isEmpty, "Herald connected to an internal address: \(hook.requests.map(\.path))")
@@ -246,11 +358,23 @@ struct SecurityProbeTests {
         let other = try await open.makeApp()
         try await open.run { client in
             _ = try await client.login("ana", apiKey: other.apiKey)
-            #expect(try await client.request(.post, "/v1/push/providers", bearer: other.apiKey, json: [
-                "providerId": "hook", "kind": "custom", "url": hook.url + "/push",
-            ]).status == 201)
+            #expect(
+                try await client.request(
+                    .post,
+                    "/v1/push/providers",
+                    bearer: other.apiKey,
+                    json: [
+                        "providerId": "hook", "kind": "custom", "url": hook.url + "/push",
+                    ]
+                ).status == 201
+            )
             hook.script([StandInResponse(status: 307, headers: ["location": elsewhere.url + "/internal"])])
-            let sent = try await client.request(.post, "/v1/push/providers/hook/test", bearer: other.apiKey, json: ["uid": "ana", "title": "t", "body": "b"])
+            let sent = try await client.request(
+                .post,
+                "/v1/push/providers/hook/test",
+                bearer: other.apiKey,
+                json: ["uid": "ana", "title": "t", "body": "b"]
+            )
             #expect(sent["status"] as? String != "delivered", "\(sent.text)")
             #expect(hook.requests.count == 1)
             #expect(elsewhere.requests.isEmpty, "the redirect was followed")
@@ -262,7 +386,12 @@ struct SecurityProbeTests {
         let herald = try await TestHerald.make(backend, maxBodyBytes: 64 * 1024)
         let app = try await herald.makeApp()
         try await herald.run { client in
-            let large = try await client.request(.post, "/v1/events", bearer: app.apiKey, raw: "{\"events\":[" + String(repeating: "{},", count: 30_000) + "{}]}")
+            let large = try await client.request(
+                .post,
+                "/v1/events",
+                bearer: app.apiKey,
+                raw: "{\"events\":[" + String(repeating: "{},", count: 30_000) + "{}]}"
+            )
             #expect(large.status == 413)
             #expect(large.errorCode == "payload_too_large")
             #expect(large.errorDetails?["limit"] == String(64 * 1024))
@@ -270,17 +399,27 @@ struct SecurityProbeTests {
             // Nesting far past any real payload, inside the size limit: refused, and the server stays up.
             for depth in [600, 20_000] {
                 let arrays = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-                let objects = "{\"type\":\"message\",\"message\":" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth) + "}"
+                let objects =
+                    "{\"type\":\"message\",\"message\":" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
+                    + "}"
                 for nestedBody in [arrays, objects] {
                     let nested = try await client.request(.post, "/v1/events", bearer: app.apiKey, raw: nestedBody)
                     #expect([400, 413, 422].contains(nested.status), "depth \(depth): \(nested.status) \(nested.text.prefix(200))")
                     #expect(nested.errorCode != nil)
                 }
-                let metadata = try await client.request(.put, "/v1/users/ana", bearer: app.apiKey,
-                                                        raw: "{\"name\":\"Ana\",\"metadata\":" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth) + "}")
+                let metadata = try await client.request(
+                    .put,
+                    "/v1/users/ana",
+                    bearer: app.apiKey,
+                    raw: "{\"name\":\"Ana\",\"metadata\":" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
+                        + "}"
+                )
                 #expect([400, 413, 422].contains(metadata.status), "metadata depth \(depth): \(metadata.status) \(metadata.text.prefix(200))")
             }
-            #expect(try await client.request(.put, "/v1/users/ana", bearer: app.apiKey, json: ["name": "Ana", "metadata": ["a": ["b": ["c": 1]]]]).status == 200)
+            #expect(
+                try await client.request(.put, "/v1/users/ana", bearer: app.apiKey, json: ["name": "Ana", "metadata": ["a": ["b": ["c": 1]]]]).status
+                    == 200
+            )
         }
     }
 

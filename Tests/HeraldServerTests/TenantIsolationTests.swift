@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import HeraldTestSupport
 import Testing
 
@@ -13,9 +13,14 @@ struct TenantIsolationTests {
         try await herald.run { client in
             try await client.addStandardProviders(apiKey: b.apiKey)
             let bobToken = try await client.login("bob", apiKey: b.apiKey)
-            let registered = try await client.request(.post, "/v1/me/push-tokens", bearer: bobToken, json: [
-                "pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1",
-            ])
+            let registered = try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: bobToken,
+                json: [
+                    "pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1",
+                ]
+            )
             #expect(registered.status == 200)
             #expect(try await client.request(.put, "/v1/groups/room", bearer: b.apiKey, json: ["name": "Room"]).status == 200)
 
@@ -45,9 +50,14 @@ struct TenantIsolationTests {
 
             // A user of app A registering against B's provider id finds no such provider.
             let alice = try await client.login("alice", apiKey: a.apiKey)
-            let crossProvider = try await client.request(.post, "/v1/me/push-tokens", bearer: alice, json: [
-                "pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1",
-            ])
+            let crossProvider = try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: alice,
+                json: [
+                    "pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1",
+                ]
+            )
             #expect(crossProvider.status == 422)
             #expect(crossProvider.errorDetails?["field"] == "providerId")
 

@@ -1,10 +1,10 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import HeraldModels
 import HeraldTestSupport
 import NIOConcurrencyHelpers
 import Testing
+import _CryptoExtras
 
 /// Test sends through the running server's real clients to the APNs, FCM and webhook stand-ins.
 @Suite("Test sends and token pruning")
@@ -28,9 +28,13 @@ struct TestSendAPITests {
             let hook = try await WebhookStandIn()
             let slowHook = try await WebhookStandIn(slow: true)
             let herald = try await TestHerald.make(
-                backend, allowPrivateWebhooks: true,
+                backend,
+                allowPrivateWebhooks: true,
                 trusting: [apns.certificate, fcm.certificate, hms.certificate, hook.server.certificate, slowHook.server.certificate],
-                apns: apns.endpointURL, fcm: fcm.url, hms: hms.url, webhookTimeout: webhookTimeout
+                apns: apns.endpointURL,
+                fcm: fcm.url,
+                hms: hms.url,
+                webhookTimeout: webhookTimeout
             )
             let app = try await herald.makeApp()
             return World(herald: herald, apns: apns, fcm: fcm, hms: hms, hook: hook, slowHook: slowHook, apiKey: app.apiKey)
@@ -47,13 +51,20 @@ struct TestSendAPITests {
         func addProviders(_ client: HeraldClient) async throws {
             let key = P256.Signing.PrivateKey()
             apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
-            fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
-                      publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
+            fcm.trust(
+                clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
+                publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey
+            )
             let bodies: [[String: Any]] = [
-                ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
-                 "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true],
+                [
+                    "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
+                    "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true,
+                ],
                 ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true],
-                ["providerId": "hook-1", "kind": "custom", "url": hook.server.url + "/push", "basicAuth": ["username": "herald", "password": "s3cret"]],
+                [
+                    "providerId": "hook-1", "kind": "custom", "url": hook.server.url + "/push",
+                    "basicAuth": ["username": "herald", "password": "s3cret"],
+                ],
                 ["providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": "hms-client-secret", "includeNotificationKey": true],
             ]
             for body in bodies {
@@ -69,9 +80,14 @@ struct TestSendAPITests {
         try await world.herald.run { client in
             try await world.addProviders(client)
             let apnsToken = Fixtures.apnsToken()
-            let apns = try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: [
-                "pushToken": apnsToken, "platform": "apns_ios_device", "title": "Hello", "body": "From Herald", "data": ["k": "v"],
-            ])
+            let apns = try await client.request(
+                .post,
+                "/v1/push/providers/apns-1/test",
+                bearer: world.apiKey,
+                json: [
+                    "pushToken": apnsToken, "platform": "apns_ios_device", "title": "Hello", "body": "From Herald", "data": ["k": "v"],
+                ]
+            )
             #expect(apns.status == 200, "\(apns.text)")
             #expect(apns["status"] as? String == "delivered")
             #expect(apns["providerStatus"] as? Int == 200)
@@ -84,16 +100,26 @@ struct TestSendAPITests {
             #expect(payload["aps"]["mutable-content"].int == 1)
             #expect(payload["k"].string == "v")
 
-            let fcm = try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: [
-                "pushToken": Fixtures.fcmToken(), "platform": "FCM_ANDROID", "title": "Hello", "body": "From Herald",
-            ])
+            let fcm = try await client.request(
+                .post,
+                "/v1/push/providers/fcm-1/test",
+                bearer: world.apiKey,
+                json: [
+                    "pushToken": Fixtures.fcmToken(), "platform": "FCM_ANDROID", "title": "Hello", "body": "From Herald",
+                ]
+            )
             #expect(fcm["status"] as? String == "delivered", "\(fcm.text)")
             #expect((fcm["providerMessageId"] as? String)?.hasPrefix("projects/acme-chat-app/messages/") == true)
             let message = try #require(world.fcm.lastMessage)
             #expect(message["notification"]["body"].string == "From Herald")
             #expect(message["data"].stringObject?["title"] == "Hello")
 
-            let hook = try await client.request(.post, "/v1/push/providers/hook-1/test", bearer: world.apiKey, json: ["uid": "ana", "title": "Hello", "body": "Hook"])
+            let hook = try await client.request(
+                .post,
+                "/v1/push/providers/hook-1/test",
+                bearer: world.apiKey,
+                json: ["uid": "ana", "title": "Hello", "body": "Hook"]
+            )
             #expect(hook["status"] as? String == "delivered", "\(hook.text)")
             let request = try #require(world.hook.requests.last)
             #expect(request.method == "POST")
@@ -109,9 +135,14 @@ struct TestSendAPITests {
             #expect(data["notificationDetails"]["title"].string == "Hello")
 
             let hmsToken = Fixtures.hmsToken()
-            let hms = try await client.request(.post, "/v1/push/providers/hms-1/test", bearer: world.apiKey, json: [
-                "pushToken": hmsToken, "platform": "hms_android", "title": "Hello", "body": "From Herald",
-            ])
+            let hms = try await client.request(
+                .post,
+                "/v1/push/providers/hms-1/test",
+                bearer: world.apiKey,
+                json: [
+                    "pushToken": hmsToken, "platform": "hms_android", "title": "Hello", "body": "From Herald",
+                ]
+            )
             #expect(hms["status"] as? String == "delivered", "\(hms.text)")
             #expect(hms["providerStatus"] as? Int == 200)
             let hmsMessage = try #require(world.hms.lastMessage)
@@ -122,9 +153,21 @@ struct TestSendAPITests {
             #expect(!described.text.contains("hms-client-secret"))
 
             // Wrong platform for the provider, missing token, unknown provider.
-            #expect(try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: ["pushToken": Fixtures.fcmToken(), "platform": "fcm_android"]).status == 422)
-            #expect(try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: ["platform": "fcm_android"]).errorDetails?["field"] == "pushToken")
-            #expect(try await client.request(.post, "/v1/push/providers/nope/test", bearer: world.apiKey, json: ["platform": "fcm_android"]).status == 404)
+            #expect(
+                try await client.request(
+                    .post,
+                    "/v1/push/providers/apns-1/test",
+                    bearer: world.apiKey,
+                    json: ["pushToken": Fixtures.fcmToken(), "platform": "fcm_android"]
+                ).status == 422
+            )
+            #expect(
+                try await client.request(.post, "/v1/push/providers/fcm-1/test", bearer: world.apiKey, json: ["platform": "fcm_android"])
+                    .errorDetails?["field"] == "pushToken"
+            )
+            #expect(
+                try await client.request(.post, "/v1/push/providers/nope/test", bearer: world.apiKey, json: ["platform": "fcm_android"]).status == 404
+            )
         }
         await world.close()
     }
@@ -139,9 +182,16 @@ struct TestSendAPITests {
             let alive = Fixtures.apnsToken()
             let gone = Fixtures.fcmToken()
             let huawei = Fixtures.hmsToken()
-            for (token, platform, provider) in [(dead, "apns_ios_device", "apns-1"), (alive, "apns_ios_voip", "apns-1"), (gone, "fcm_android", "fcm-1"),
-                                                (huawei, "hms_android", "hms-1")] {
-                try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: ["pushToken": token, "platform": platform, "providerId": provider])
+            for (token, platform, provider) in [
+                (dead, "apns_ios_device", "apns-1"), (alive, "apns_ios_voip", "apns-1"), (gone, "fcm_android", "fcm-1"),
+                (huawei, "hms_android", "hms-1"),
+            ] {
+                try await client.request(
+                    .post,
+                    "/v1/me/push-tokens",
+                    bearer: session,
+                    json: ["pushToken": token, "platform": platform, "providerId": provider]
+                )
             }
             world.apns.script(deviceToken: dead, .init(status: 410, reason: "Unregistered", timestampMs: 1_700_000_000_000))
             world.fcm.script(token: gone, .unregistered)
@@ -149,7 +199,7 @@ struct TestSendAPITests {
 
             let results = try await client.request(.post, "/v1/users/ana/push-test", bearer: world.apiKey, json: ["title": "T", "body": "B"])
             let verdicts = try #require(results["data"] as? [[String: Any]])
-            #expect(verdicts.count == 5)    // four tokens and the webhook
+            #expect(verdicts.count == 5)  // four tokens and the webhook
             let byToken = Dictionary(verdicts.compactMap { v in (v["pushToken"] as? String).map { ($0, v) } }, uniquingKeysWith: { $1 })
             #expect(byToken[dead]?["outcome"] as? String == "token_invalid")
             #expect(byToken[dead]?["reason"] as? String == "Unregistered")
@@ -172,9 +222,19 @@ struct TestSendAPITests {
 
             // BadDeviceToken is pruned too, with the sandbox/production hint.
             let bad = Fixtures.apnsToken()
-            try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: ["pushToken": bad, "platform": "apns_ios_device", "providerId": "apns-1"])
+            try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: session,
+                json: ["pushToken": bad, "platform": "apns_ios_device", "providerId": "apns-1"]
+            )
             world.apns.script(deviceToken: bad, .init(status: 400, reason: "BadDeviceToken"))
-            let verdict = try await client.request(.post, "/v1/push/providers/apns-1/test", bearer: world.apiKey, json: ["pushToken": bad, "platform": "apns_ios_device"])
+            let verdict = try await client.request(
+                .post,
+                "/v1/push/providers/apns-1/test",
+                bearer: world.apiKey,
+                json: ["pushToken": bad, "platform": "apns_ios_device"]
+            )
             #expect(verdict["pruned"] as? Bool == true)
             #expect((verdict["hint"] as? String)?.contains("production token sent to the sandbox") == true)
         }
@@ -185,14 +245,21 @@ struct TestSendAPITests {
         let world = try await World.make(.sqlite, webhookTimeout: .seconds(2))
         try await world.herald.run { client in
             for (id, path) in [("warm", "/warm"), ("slow", "/push")] {
-                let created = try await client.request(.post, "/v1/push/providers", bearer: world.apiKey, json: ["providerId": id, "kind": "custom", "url": world.slowHook.server.url + path])
+                let created = try await client.request(
+                    .post,
+                    "/v1/push/providers",
+                    bearer: world.apiKey,
+                    json: ["providerId": id, "kind": "custom", "url": world.slowHook.server.url + path]
+                )
                 #expect(created.status == 201)
             }
             // A loaded machine's first TLS handshake can take longer than the 2-second limit: open
             // the connection first (the client keeps it), so that the timed send only waits for the answer.
             var warmed = false
             for _ in 0..<10 where !warmed {
-                warmed = try await client.request(.post, "/v1/push/providers/warm/test", bearer: world.apiKey, json: ["uid": "ana"])["status"] as? String == "delivered"
+                warmed =
+                    try await client.request(.post, "/v1/push/providers/warm/test", bearer: world.apiKey, json: ["uid": "ana"])["status"] as? String
+                    == "delivered"
             }
             #expect(warmed)
             // The receiver answers 200 after 2.5 s: a client that waited would report `delivered`.

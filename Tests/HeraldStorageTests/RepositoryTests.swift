@@ -20,7 +20,11 @@ struct RepositoryTests {
         static func make(_ backend: TestBackend) async throws -> Fixture {
             let (store, _) = try await backend.openStore()
             let appId = "app" + UUID().uuidString.prefix(8).lowercased()
-            try await store.createApp(App(id: appId, name: "Acme", region: "us", createdAt: Date()), firstKeyId: "key_" + appId, keyHash: "hash-" + appId)
+            try await store.createApp(
+                App(id: appId, name: "Acme", region: "us", createdAt: Date()),
+                firstKeyId: "key_" + appId,
+                keyHash: "hash-" + appId
+            )
             return Fixture(store: store, appId: appId)
         }
 
@@ -36,10 +40,16 @@ struct RepositoryTests {
 
         /// A stored group message event, claimed for fan-out until `claimedUntil`.
         func groupMessage(_ id: String, claimedUntil: Date? = nil) async throws -> ChatEvent {
-            let parsed = try EventParser.parse(.object([
-                "type": .string("message"),
-                "message": .object(["id": .number(1), "text": .string("Hi"), "sender": .string("ana"), "receiver": .string("g1"), "receiverType": .string("group")]),
-            ]), now: now)
+            let parsed = try EventParser.parse(
+                .object([
+                    "type": .string("message"),
+                    "message": .object([
+                        "id": .number(1), "text": .string("Hi"), "sender": .string("ana"), "receiver": .string("g1"),
+                        "receiverType": .string("group"),
+                    ]),
+                ]),
+                now: now
+            )
             let event = ChatEvent(id: id, appId: appId, clientId: nil, receivedAt: now, body: parsed.body)
             _ = try await store.insertEvents([event], claim: claimedUntil.map { Claim(owner: "test", until: $0) })
             return event
@@ -47,7 +57,16 @@ struct RepositoryTests {
 
         func token(_ session: Session, _ token: String, platform: PushPlatform = .fcmAndroid, at offset: Int64 = 0) -> PushToken {
             let at = Date(millisecondsSince1970: now.millisecondsSince1970 + offset)
-            return PushToken(appId: appId, uid: session.uid, sessionId: session.id, providerId: "fcm-1", platform: platform, token: token, createdAt: at, lastSeenAt: at)
+            return PushToken(
+                appId: appId,
+                uid: session.uid,
+                sessionId: session.id,
+                providerId: "fcm-1",
+                platform: platform,
+                token: token,
+                createdAt: at,
+                lastSeenAt: at
+            )
         }
     }
 
@@ -61,7 +80,10 @@ struct RepositoryTests {
     @Test(arguments: TestBackend.available)
     func userUpsertKeepsCreationTime(_ backend: TestBackend) async throws {
         let f = try await Fixture.make(backend)
-        let first = try await f.store.upsertUser(appId: f.appId, User(uid: "ana", name: "Ana", metadata: ["plan": .string("pro")], tags: ["vip"], locale: "pt-BR", createdAt: f.now, updatedAt: f.now))
+        let first = try await f.store.upsertUser(
+            appId: f.appId,
+            User(uid: "ana", name: "Ana", metadata: ["plan": .string("pro")], tags: ["vip"], locale: "pt-BR", createdAt: f.now, updatedAt: f.now)
+        )
         let later = Date(millisecondsSince1970: f.now.millisecondsSince1970 + 5_000)
         let second = try await f.store.upsertUser(appId: f.appId, User(uid: "ana", name: "Ana B", createdAt: later, updatedAt: later))
         #expect(first.metadata == ["plan": .string("pro")])
@@ -119,9 +141,17 @@ struct RepositoryTests {
 
         // unique removes the user's other tokens of the same kind only.
         _ = try await f.store.register(f.token(bo, "fcm-old-token-000000000000", at: 3_000), unique: false, maxPerUser: 20)
-        let unique = try await f.store.register(f.token(bo, String(repeating: "ef", count: 32), platform: .apnsIOSDevice, at: 4_000), unique: true, maxPerUser: 20)
+        let unique = try await f.store.register(
+            f.token(bo, String(repeating: "ef", count: 32), platform: .apnsIOSDevice, at: 4_000),
+            unique: true,
+            maxPerUser: 20
+        )
         #expect(unique.removedTokens == [device])
-        #expect(Set(try await f.store.tokens(appId: f.appId, uid: "bo").map(\.token)) == ["fcm-old-token-000000000000", String(repeating: "ef", count: 32)])
+        #expect(
+            Set(try await f.store.tokens(appId: f.appId, uid: "bo").map(\.token)) == [
+                "fcm-old-token-000000000000", String(repeating: "ef", count: 32),
+            ]
+        )
 
         // A session is found by the first 16 characters of its token hash, with the whole hash.
         let found = try await f.store.sessions(tokenHashPrefix: String(("token-hash-" + bo.id).prefix(16)))
@@ -192,16 +222,37 @@ struct RepositoryTests {
         let event = try await f.groupMessage("evt_" + f.appId, claimedUntil: f.now.addingTimeInterval(3))
         // The lease runs out; a second worker claims the event at the same place.
         let later = f.now.addingTimeInterval(10)
-        #expect(try await f.store.claimEvents(limit: 10, now: later, claim: Claim(owner: "test", until: later.addingTimeInterval(3))).map(\.event.id) == [event.id])
+        #expect(
+            try await f.store.claimEvents(limit: 10, now: later, claim: Claim(owner: "test", until: later.addingTimeInterval(3))).map(\.event.id) == [
+                event.id
+            ]
+        )
 
         func step(_ uids: [String], from: String?, to: String?) -> FanOutStep {
             let deliveries = uids.map { uid in
-                Delivery(appId: f.appId, subject: .event(event.id), uid: uid, target: .token("token-" + uid), providerId: "fcm-1",
-                         platform: .fcmAndroid, route: .alert, status: .delivered, createdAt: f.now)
+                Delivery(
+                    appId: f.appId,
+                    subject: .event(event.id),
+                    uid: uid,
+                    target: .token("token-" + uid),
+                    providerId: "fcm-1",
+                    platform: .fcmAndroid,
+                    route: .alert,
+                    status: .delivered,
+                    createdAt: f.now
+                )
             }
-            return FanOutStep(appId: f.appId, eventId: event.id, deliveries: deliveries,
-                              unreadIncrements: uids.map { UnreadKey(uid: $0, conversationId: "group_g1") },
-                              fromCursor: from, cursor: to, done: to == nil, recipients: uids.count, leaseUntil: later.addingTimeInterval(60))
+            return FanOutStep(
+                appId: f.appId,
+                eventId: event.id,
+                deliveries: deliveries,
+                unreadIncrements: uids.map { UnreadKey(uid: $0, conversationId: "group_g1") },
+                fromCursor: from,
+                cursor: to,
+                done: to == nil,
+                recipients: uids.count,
+                leaseUntil: later.addingTimeInterval(60)
+            )
         }
         // Page one, recorded by the second worker, then by the slow first one.
         #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later) == [event.id])
@@ -240,15 +291,31 @@ struct RepositoryTests {
         _ = try await f.groupMessage("evt_stats")
         let start = Date(millisecondsSince1970: (f.now.millisecondsSince1970 / 3_600_000) * 3_600_000)
         func delivery(_ uid: String, _ status: DeliveryStatus, provider: String?, reason: String? = nil, at offset: Double) -> Delivery {
-            Delivery(appId: f.appId, subject: .event("evt_stats"), uid: uid, target: provider == nil ? .none : .token("t-\(uid)-\(offset)"),
-                     providerId: provider, status: status, reason: reason, createdAt: start.addingTimeInterval(offset))
+            Delivery(
+                appId: f.appId,
+                subject: .event("evt_stats"),
+                uid: uid,
+                target: provider == nil ? .none : .token("t-\(uid)-\(offset)"),
+                providerId: provider,
+                status: status,
+                reason: reason,
+                createdAt: start.addingTimeInterval(offset)
+            )
         }
-        let step = FanOutStep(appId: f.appId, eventId: "evt_stats", deliveries: [
-            delivery("ana", .delivered, provider: "apns-1", at: 60), delivery("bob", .delivered, provider: "fcm-1", at: 120),
-            delivery("carl_1", .failed, provider: "fcm-1", reason: "BadDeviceToken", at: hour + 10),
-            delivery("dora", .skipped, provider: nil, reason: "muted", at: hour + 20), delivery("eve", .skipped, provider: nil, reason: "muted", at: 2 * hour + 5),
-            delivery("old", .delivered, provider: "apns-1", at: -5 * hour),
-        ], done: true, recipients: 6, leaseUntil: f.now)
+        let step = FanOutStep(
+            appId: f.appId,
+            eventId: "evt_stats",
+            deliveries: [
+                delivery("ana", .delivered, provider: "apns-1", at: 60), delivery("bob", .delivered, provider: "fcm-1", at: 120),
+                delivery("carl_1", .failed, provider: "fcm-1", reason: "BadDeviceToken", at: hour + 10),
+                delivery("dora", .skipped, provider: nil, reason: "muted", at: hour + 20),
+                delivery("eve", .skipped, provider: nil, reason: "muted", at: 2 * hour + 5),
+                delivery("old", .delivered, provider: "apns-1", at: -5 * hour),
+            ],
+            done: true,
+            recipients: 6,
+            leaseUntil: f.now
+        )
         _ = try await f.store.commitFanOut([step], at: f.now)
         let stats = try await f.store.deliveryStats(appId: f.appId, since: start, now: start.addingTimeInterval(2 * hour + 30), bucketSeconds: 3_600)
         #expect(stats.buckets.map(\.start) == [start, start.addingTimeInterval(hour), start.addingTimeInterval(2 * hour)])

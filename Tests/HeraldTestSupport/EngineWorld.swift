@@ -1,9 +1,9 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import HeraldCore
 import HeraldModels
 import HeraldServer
+import _CryptoExtras
 
 /// A Herald with its providers aimed at stand-ins (APNs, FCM, a webhook), one app with
 /// `apns-1`, `fcm-1` (and `hook-1` when asked), and helpers to make devices, post events and run
@@ -18,23 +18,41 @@ public struct EngineWorld: Sendable {
     public let clock: ManualClock
 
     /// - Parameter workers: run the engine's background workers (then wait for outcomes instead of draining).
-    public static func make(_ backend: TestBackend, clock: ManualClock = ManualClock(), pingInterval: Duration = .seconds(15),
-                            workers: Bool = false) async throws -> EngineWorld {
+    public static func make(
+        _ backend: TestBackend,
+        clock: ManualClock = ManualClock(),
+        pingInterval: Duration = .seconds(15),
+        workers: Bool = false
+    ) async throws -> EngineWorld {
         let apns = try await APNsStandIn.start()
         let fcm = try await FCMStandIn.start()
         let hook = try await WebhookStandIn()
-        let herald = try await TestHerald.make(backend, allowPrivateWebhooks: true, trusting: [apns.certificate, fcm.certificate, hook.server.certificate],
-                                               apns: apns.endpointURL, fcm: fcm.url, webhookTimeout: .seconds(15), pingInterval: pingInterval, clock: clock,
-                                               engineWorkers: workers)
+        let herald = try await TestHerald.make(
+            backend,
+            allowPrivateWebhooks: true,
+            trusting: [apns.certificate, fcm.certificate, hook.server.certificate],
+            apns: apns.endpointURL,
+            fcm: fcm.url,
+            webhookTimeout: .seconds(15),
+            pingInterval: pingInterval,
+            clock: clock,
+            engineWorkers: workers
+        )
         let app = try await herald.makeApp()
         let key = P256.Signing.PrivateKey()
         apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
-        fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
-                  publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
+        fcm.trust(
+            clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
+            publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey
+        )
         let world = EngineWorld(herald: herald, apns: apns, fcm: fcm, hook: hook, apiKey: app.apiKey, appId: app.appId, clock: clock)
-        try await world.addProvider(["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
-                                     "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true])
-        try await world.addProvider(["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true])
+        try await world.addProvider([
+            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
+            "bundleId": "com.acme.app", "privateKey": key.pemRepresentation, "mutableContent": true,
+        ])
+        try await world.addProvider([
+            "providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(), "includeNotificationKey": true,
+        ])
         return world
     }
 
@@ -57,8 +75,14 @@ public struct EngineWorld: Sendable {
     /// Makes the user if needed and logs in a device with one token of `platform`; returns the
     /// session's auth token and the push token.
     @discardableResult
-    public func device(_ client: HeraldClient, _ uid: String, _ platform: String, name: String? = nil, locale: String? = nil,
-                       session: String? = nil) async throws -> (session: String, token: String) {
+    public func device(
+        _ client: HeraldClient,
+        _ uid: String,
+        _ platform: String,
+        name: String? = nil,
+        locale: String? = nil,
+        session: String? = nil
+    ) async throws -> (session: String, token: String) {
         var user: [String: Any] = ["name": name ?? uid.capitalized]
         if let locale { user["locale"] = locale }
         if session == nil {
@@ -72,9 +96,14 @@ public struct EngineWorld: Sendable {
         }
         guard let sessionToken else { throw TestFailure("no session for \(uid)") }
         let token = platform.hasPrefix("apns") ? Fixtures.apnsToken() : Fixtures.fcmToken()
-        let registered = try await client.request(.post, "/v1/me/push-tokens", bearer: sessionToken, json: [
-            "pushToken": token, "platform": platform, "providerId": platform.hasPrefix("apns") ? "apns-1" : "fcm-1",
-        ])
+        let registered = try await client.request(
+            .post,
+            "/v1/me/push-tokens",
+            bearer: sessionToken,
+            json: [
+                "pushToken": token, "platform": platform, "providerId": platform.hasPrefix("apns") ? "apns-1" : "fcm-1",
+            ]
+        )
         guard registered.status == 200 else { throw TestFailure("token: \(registered.text)") }
         return (sessionToken, token)
     }
@@ -83,7 +112,9 @@ public struct EngineWorld: Sendable {
     @discardableResult
     public func post(_ client: HeraldClient, _ body: [String: Any]) async throws -> [String] {
         let response = try await client.request(.post, "/v1/events", bearer: apiKey, json: body)
-        guard response.status == 202, let ids = response["eventIds"] as? [String] else { throw TestFailure("post: \(response.status) \(response.text)") }
+        guard response.status == 202, let ids = response["eventIds"] as? [String] else {
+            throw TestFailure("post: \(response.status) \(response.text)")
+        }
         return ids
     }
 
@@ -120,8 +151,14 @@ public struct EngineWorld: Sendable {
     }
 
     /// A message event from `sender` to user `receiver`.
-    public static func message(from sender: String, to receiver: String, text: String = "Hello!", id: Int = Int.random(in: 1...1_000_000),
-                               receiverType: String = "user", extra: [String: Any] = [:]) -> [String: Any] {
+    public static func message(
+        from sender: String,
+        to receiver: String,
+        text: String = "Hello!",
+        id: Int = Int.random(in: 1...1_000_000),
+        receiverType: String = "user",
+        extra: [String: Any] = [:]
+    ) -> [String: Any] {
         var message: [String: Any] = ["id": id, "text": text, "sender": sender, "receiver": receiver, "receiverType": receiverType]
         message.merge(extra) { $1 }
         return ["type": "message", "message": message]
@@ -152,8 +189,13 @@ enum ProviderInputs {
 extension EngineWorld {
     /// A world for the length of `body`, closed afterwards whether the body returns or throws (a
     /// test that fails half-way leaves no stand-in running).
-    public static func with<T: Sendable>(_ backend: TestBackend, clock: ManualClock = ManualClock(), pingInterval: Duration = .seconds(15),
-                                         workers: Bool = false, _ body: (EngineWorld) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(
+        _ backend: TestBackend,
+        clock: ManualClock = ManualClock(),
+        pingInterval: Duration = .seconds(15),
+        workers: Bool = false,
+        _ body: (EngineWorld) async throws -> T
+    ) async throws -> T {
         let world = try await make(backend, clock: clock, pingInterval: pingInterval, workers: workers)
         do {
             let value = try await body(world)

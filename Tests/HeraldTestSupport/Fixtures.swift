@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Crypto
 import Foundation
+import _CryptoExtras
 
 /// Throwaway credentials made for tests. None of these is a real secret.
 public enum Fixtures {

@@ -64,14 +64,20 @@ public final class HeraldProcess: Sendable {
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("herald \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw TestFailure("herald \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
     /// Runs any program to its end (killed after `timeout` seconds): its exit status and what
     /// it printed, stdout and stderr together.
-    public static func runCapturing(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                                    timeout: TimeInterval = 60) throws -> (status: Int32, output: String) {
+    public static func runCapturing(
+        _ program: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -79,7 +85,10 @@ public final class HeraldProcess: Sendable {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("herald-run-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close(); try? FileManager.default.removeItem(at: output) }
+        defer {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: output)
+        }
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
@@ -157,4 +166,3 @@ public final class HTTPTestClient: Sendable {
         return JSONResponse(status: Int(response.status.code), headers: [:], text: String(buffer: body))
     }
 }
-

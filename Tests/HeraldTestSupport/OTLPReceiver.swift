@@ -59,8 +59,15 @@ public final class OTLPReceiver: Sendable {
                         guard let key = attribute["key"].string, let first = attribute["value"].object?.values.first else { continue }
                         attributes[key] = text(of: first)
                     }
-                    spans.append(Span(name: span["name"].string ?? "", traceId: span["traceId"].string ?? "", spanId: span["spanId"].string ?? "",
-                                      parentSpanId: span["parentSpanId"].string ?? "", attributes: attributes))
+                    spans.append(
+                        Span(
+                            name: span["name"].string ?? "",
+                            traceId: span["traceId"].string ?? "",
+                            spanId: span["spanId"].string ?? "",
+                            parentSpanId: span["parentSpanId"].string ?? "",
+                            attributes: attributes
+                        )
+                    )
                 }
             }
         }

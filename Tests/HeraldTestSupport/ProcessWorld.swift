@@ -1,9 +1,9 @@
 import Crypto
-import _CryptoExtras
 import Foundation
 import HeraldModels
 import NIOCore
 import NIOHTTP1
+import _CryptoExtras
 
 /// Stand-ins for APNs, FCM and a webhook, a database, and the environment that points `herald`
 /// processes at them: for the suites that start, kill and watch real processes.
@@ -25,8 +25,10 @@ public final class ProcessWorld: Sendable {
         let hook = try await WebhookStandIn()
         let key = P256.Signing.PrivateKey()
         apns.trust(keyId: Fixtures.apnsKeyId, publicKey: key.publicKey)
-        fcm.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
-                  publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey)
+        fcm.trust(
+            clientEmail: Fixtures.serviceAccount()["client_email"] as! String,
+            publicKey: try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM).publicKey
+        )
         // One CA file that trusts all three stand-ins.
         var pem = ""
         for certificate in [apns.certificate, fcm.certificate, hook.server.certificate] {
@@ -34,10 +36,12 @@ public final class ProcessWorld: Sendable {
         }
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-ca-\(UUID().uuidString).pem")
         try pem.write(to: caFile, atomically: true, encoding: .utf8)
-        let database: String = switch backend {
-        case .sqlite: "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-\(UUID().uuidString)/herald.sqlite").path
-        case .postgres: try await TestBackend.createPostgresDatabase()
-        }
+        let database: String =
+            switch backend {
+            case .sqlite:
+                "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-\(UUID().uuidString)/herald.sqlite").path
+            case .postgres: try await TestBackend.createPostgresDatabase()
+            }
         let environment = [
             "HERALD_DATABASE_URL": database, "HERALD_SECRET_KEY": String(repeating: "cd", count: 32), "HERALD_LOG_LEVEL": "error",
             "HERALD_APNS_SANDBOX_URL": apns.endpointURL, "HERALD_FCM_URL": fcm.url, "HERALD_FCM_TOKEN_URL": fcm.tokenURL,
@@ -91,14 +95,23 @@ public final class ProcessWorld: Sendable {
         return match.split(separator: ":").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\\\" ")) }
     }
 
-    public func call(_ process: HeraldProcess, _ method: HTTPMethod, _ path: String, bearer: String? = nil, _ body: Any? = nil) async throws -> JSONResponse {
+    public func call(
+        _ process: HeraldProcess,
+        _ method: HTTPMethod,
+        _ path: String,
+        bearer: String? = nil,
+        _ body: Any? = nil
+    ) async throws -> JSONResponse {
         try await HTTPTestClient.shared.request(method, process.url + path, bearer: bearer ?? apiKey, json: body)
     }
 
     /// The APNs and FCM providers (`apns-1`, `fcm-1`) and, with `webhook`, the custom one (`hook-1`).
     public func addProviders(_ process: HeraldProcess, webhook: Bool = false) async throws {
         var bodies: [[String: Any]] = [
-            ["providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ", "bundleId": "com.acme.app", "privateKey": apnsKeyPEM],
+            [
+                "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
+                "bundleId": "com.acme.app", "privateKey": apnsKeyPEM,
+            ],
             ["providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount()],
         ]
         if webhook { bodies.append(["providerId": "hook-1", "kind": "custom", "url": hook.url + "/push"]) }
@@ -113,7 +126,12 @@ public final class ProcessWorld: Sendable {
     public func addUsers(_ process: HeraldProcess, count: Int) async throws -> [String: String] {
         let uids = (0..<count).map { String(format: "u%04d", $0) }
         for start in stride(from: 0, to: uids.count, by: 1_000) {
-            let batch = try await call(process, .POST, "/v1/users/batch", ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": $0] }])
+            let batch = try await call(
+                process,
+                .POST,
+                "/v1/users/batch",
+                ["users": uids[start..<min(start + 1_000, uids.count)].map { ["uid": $0, "name": $0] }]
+            )
             guard batch.status < 300 else { throw TestFailure("users: \(batch.text)") }
         }
         let url = process.url
@@ -124,12 +142,22 @@ public final class ProcessWorld: Sendable {
                 // 32 registrations at a time.
                 if index >= 32, let (uid, token) = try await group.next() { tokens[uid] = token }
                 group.addTask {
-                    let session = try await HTTPTestClient.shared.request(.POST, url + "/v1/users/\(uid)/sessions", bearer: apiKey, json: [String: Any]())
+                    let session = try await HTTPTestClient.shared.request(
+                        .POST,
+                        url + "/v1/users/\(uid)/sessions",
+                        bearer: apiKey,
+                        json: [String: Any]()
+                    )
                     let iPhone = index % 2 == 0
                     let token = iPhone ? Fixtures.apnsToken() : Fixtures.fcmToken()
-                    let registered = try await HTTPTestClient.shared.request(.POST, url + "/v1/me/push-tokens", bearer: session["authToken"] as? String, json: [
-                        "pushToken": token, "platform": iPhone ? "apns_ios_device" : "fcm_android", "providerId": iPhone ? "apns-1" : "fcm-1",
-                    ])
+                    let registered = try await HTTPTestClient.shared.request(
+                        .POST,
+                        url + "/v1/me/push-tokens",
+                        bearer: session["authToken"] as? String,
+                        json: [
+                            "pushToken": token, "platform": iPhone ? "apns_ios_device" : "fcm_android", "providerId": iPhone ? "apns-1" : "fcm-1",
+                        ]
+                    )
                     guard registered.status == 200 else { throw TestFailure(registered.text) }
                     return (uid, token)
                 }

@@ -52,9 +52,16 @@ public enum TestBackend: String, Sendable, CaseIterable {
         var logger = Logger(label: "herald.test.pg")
         logger.logLevel = .error
         let connection = try await PostgresConnection.connect(
-            configuration: .init(host: host, port: components.port ?? 5432, username: user, password: components.password,
-                                 database: String(components.path.dropFirst()), tls: .disable),
-            id: 1, logger: logger
+            configuration: .init(
+                host: host,
+                port: components.port ?? 5432,
+                username: user,
+                password: components.password,
+                database: String(components.path.dropFirst()),
+                tls: .disable
+            ),
+            id: 1,
+            logger: logger
         )
         do {
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)

@@ -1,10 +1,10 @@
 import Foundation
+import HTTPTypes
 import HeraldCore
 import HeraldModels
 import HeraldProviders
 import HeraldServer
 import HeraldStorage
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -17,25 +17,41 @@ public struct TestHerald: Sendable {
     public let services: HeraldServices
     public let databaseURL: DatabaseURL
 
-    public static func make(_ backend: TestBackend, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20,
-                            trusting standIns: [TestCertificate] = [], apns: String? = nil, fcm: String? = nil,
-                            hms: String? = nil, webhookTimeout: Duration = .seconds(2),
-                            pingInterval: Duration = .seconds(15), clock: any WallClock = SystemWallClock(),
-                            engineWorkers: Bool = true, hostResolver: (any HostResolver)? = nil,
-                            rateLimits: RateLimits = RateLimits()) async throws -> TestHerald {
+    public static func make(
+        _ backend: TestBackend,
+        allowPrivateWebhooks: Bool = false,
+        maxBodyBytes: Int = 1 << 20,
+        trusting standIns: [TestCertificate] = [],
+        apns: String? = nil,
+        fcm: String? = nil,
+        hms: String? = nil,
+        webhookTimeout: Duration = .seconds(2),
+        pingInterval: Duration = .seconds(15),
+        clock: any WallClock = SystemWallClock(),
+        engineWorkers: Bool = true,
+        hostResolver: (any HostResolver)? = nil,
+        rateLimits: RateLimits = RateLimits()
+    ) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
         var configuration = HeraldConfiguration(
-            host: "127.0.0.1", port: 0, database: url, dataFolder: folder,
-            allowPrivateWebhooks: allowPrivateWebhooks, maxBodyBytes: maxBodyBytes, logLevel: .warning
+            host: "127.0.0.1",
+            port: 0,
+            database: url,
+            dataFolder: folder,
+            allowPrivateWebhooks: allowPrivateWebhooks,
+            maxBodyBytes: maxBodyBytes,
+            logLevel: .warning
         )
         configuration.secretKey = nil
         // Provider connections go to the stand-ins, whose certificates are trusted as HERALD_CA_FILE's would be.
-        var endpoints = try ProviderEndpoints(environment: [
-            "HERALD_APNS_SANDBOX_URL": apns, "HERALD_APNS_PRODUCTION_URL": apns,
-            "HERALD_FCM_URL": fcm, "HERALD_FCM_TOKEN_URL": fcm.map { $0 + "/token" },
-            "HERALD_HMS_URL": hms, "HERALD_HMS_TOKEN_URL": hms.map { $0 + "/oauth2/v3/token" },
-        ].compactMapValues { $0 })
+        var endpoints = try ProviderEndpoints(
+            environment: [
+                "HERALD_APNS_SANDBOX_URL": apns, "HERALD_APNS_PRODUCTION_URL": apns,
+                "HERALD_FCM_URL": fcm, "HERALD_FCM_TOKEN_URL": fcm.map { $0 + "/token" },
+                "HERALD_HMS_URL": hms, "HERALD_HMS_TOKEN_URL": hms.map { $0 + "/oauth2/v3/token" },
+            ].compactMapValues { $0 }
+        )
         endpoints.tls.additionalTrustRoots = [.certificates(standIns.map(\.certificate))]
         endpoints.webhookTimeout = webhookTimeout
         configuration.providerEndpoints = endpoints
@@ -105,8 +121,15 @@ public struct HeraldClient: Sendable {
     let client: any TestClientProtocol
 
     @discardableResult
-    public func request(_ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, json: Any? = nil, raw: String? = nil, bytes: [UInt8]? = nil,
-                        headers: HTTPFields = [:]) async throws -> JSONResponse {
+    public func request(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        bearer: String? = nil,
+        json: Any? = nil,
+        raw: String? = nil,
+        bytes: [UInt8]? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> JSONResponse {
         var headers = headers
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         var body: ByteBuffer?
@@ -136,18 +159,33 @@ public struct HeraldClient: Sendable {
 
     /// Adds an FCM, an APNs (token) and an HMS provider named `fcm-1`, `apns-1` and `hms-1`.
     public func addStandardProviders(apiKey: String) async throws {
-        let fcm = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
-            "providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(),
-        ])
+        let fcm = try await request(
+            .post,
+            "/v1/push/providers",
+            bearer: apiKey,
+            json: [
+                "providerId": "fcm-1", "kind": "fcm", "serviceAccount": Fixtures.serviceAccount(),
+            ]
+        )
         guard fcm.status == 201 else { throw TestFailure("fcm provider: \(fcm.status) \(fcm.text)") }
-        let apns = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
-            "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
-            "bundleId": "com.acme.app", "privateKey": Fixtures.apnsSigningKeyPEM(),
-        ])
+        let apns = try await request(
+            .post,
+            "/v1/push/providers",
+            bearer: apiKey,
+            json: [
+                "providerId": "apns-1", "kind": "apns", "auth": "token", "keyId": Fixtures.apnsKeyId, "teamId": "DEF123GHIJ",
+                "bundleId": "com.acme.app", "privateKey": Fixtures.apnsSigningKeyPEM(),
+            ]
+        )
         guard apns.status == 201 else { throw TestFailure("apns provider: \(apns.status) \(apns.text)") }
-        let hms = try await request(.post, "/v1/push/providers", bearer: apiKey, json: [
-            "providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": "hms-client-secret",
-        ])
+        let hms = try await request(
+            .post,
+            "/v1/push/providers",
+            bearer: apiKey,
+            json: [
+                "providerId": "hms-1", "kind": "hms", "hmsAppId": "101234567", "clientSecret": "hms-client-secret",
+            ]
+        )
         guard hms.status == 201 else { throw TestFailure("hms provider: \(hms.status) \(hms.text)") }
     }
 }

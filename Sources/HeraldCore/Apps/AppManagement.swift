@@ -49,7 +49,10 @@ public struct AppManagement: Sendable {
         if let enabled = patch.enabled { settings.enabled = enabled }
         if let maxTokensPerUser = patch.maxTokensPerUser {
             guard PushSettings.maxTokensRange.contains(maxTokensPerUser) else {
-                throw HeraldError.invalidField("maxTokensPerUser", "must be between \(PushSettings.maxTokensRange.lowerBound) and \(PushSettings.maxTokensRange.upperBound)")
+                throw HeraldError.invalidField(
+                    "maxTokensPerUser",
+                    "must be between \(PushSettings.maxTokensRange.lowerBound) and \(PushSettings.maxTokensRange.upperBound)"
+                )
             }
             settings.maxTokensPerUser = maxTokensPerUser
         }

@@ -47,10 +47,23 @@ public struct PushSettings: Sendable, Equatable {
         case sendbird
     }
 
-    public init(enabled: Bool = true, maxTokensPerUser: Int = 20, multiDevicePolicy: MultiDevicePolicy = .allOffline, onlineGraceSeconds: Int = 5,
-                badge: Bool = true, includeMessageObject: Bool = true, payloadFormat: PayloadFormat = .cometchat, customJSON: JSONObject? = nil,
-                hideMessageText: Bool = false, localizationKeys: Bool = false, includeConversationUnread: Bool = false,
-                chatTTLSeconds: Int = 86_400, callTTLSeconds: Int = 60, defaultPreferences: NotificationPreferences = .init(), retentionDays: Int = 7) {
+    public init(
+        enabled: Bool = true,
+        maxTokensPerUser: Int = 20,
+        multiDevicePolicy: MultiDevicePolicy = .allOffline,
+        onlineGraceSeconds: Int = 5,
+        badge: Bool = true,
+        includeMessageObject: Bool = true,
+        payloadFormat: PayloadFormat = .cometchat,
+        customJSON: JSONObject? = nil,
+        hideMessageText: Bool = false,
+        localizationKeys: Bool = false,
+        includeConversationUnread: Bool = false,
+        chatTTLSeconds: Int = 86_400,
+        callTTLSeconds: Int = 60,
+        defaultPreferences: NotificationPreferences = .init(),
+        retentionDays: Int = 7
+    ) {
         self.enabled = enabled
         self.maxTokensPerUser = maxTokensPerUser
         self.multiDevicePolicy = multiDevicePolicy
@@ -107,13 +120,22 @@ public struct PushSettings: Sendable, Equatable {
 
     public init(enabled: Bool, maxTokensPerUser: Int, stored: Stored) {
         let d = PushSettings()
-        self.init(enabled: enabled, maxTokensPerUser: maxTokensPerUser,
-                  multiDevicePolicy: stored.multiDevicePolicy ?? d.multiDevicePolicy, onlineGraceSeconds: stored.onlineGraceSeconds ?? d.onlineGraceSeconds,
-                  badge: stored.badge ?? d.badge, includeMessageObject: stored.includeMessageObject ?? d.includeMessageObject,
-                  payloadFormat: stored.payloadFormat ?? d.payloadFormat, customJSON: stored.customJSON,
-                  hideMessageText: stored.hideMessageText ?? d.hideMessageText, localizationKeys: stored.localizationKeys ?? d.localizationKeys,
-                  includeConversationUnread: stored.includeConversationUnread ?? d.includeConversationUnread,
-                  chatTTLSeconds: stored.chatTTLSeconds ?? d.chatTTLSeconds, callTTLSeconds: stored.callTTLSeconds ?? d.callTTLSeconds,
-                  defaultPreferences: stored.defaultPreferences ?? d.defaultPreferences, retentionDays: stored.retentionDays ?? d.retentionDays)
+        self.init(
+            enabled: enabled,
+            maxTokensPerUser: maxTokensPerUser,
+            multiDevicePolicy: stored.multiDevicePolicy ?? d.multiDevicePolicy,
+            onlineGraceSeconds: stored.onlineGraceSeconds ?? d.onlineGraceSeconds,
+            badge: stored.badge ?? d.badge,
+            includeMessageObject: stored.includeMessageObject ?? d.includeMessageObject,
+            payloadFormat: stored.payloadFormat ?? d.payloadFormat,
+            customJSON: stored.customJSON,
+            hideMessageText: stored.hideMessageText ?? d.hideMessageText,
+            localizationKeys: stored.localizationKeys ?? d.localizationKeys,
+            includeConversationUnread: stored.includeConversationUnread ?? d.includeConversationUnread,
+            chatTTLSeconds: stored.chatTTLSeconds ?? d.chatTTLSeconds,
+            callTTLSeconds: stored.callTTLSeconds ?? d.callTTLSeconds,
+            defaultPreferences: stored.defaultPreferences ?? d.defaultPreferences,
+            retentionDays: stored.retentionDays ?? d.retentionDays
+        )
     }
 }

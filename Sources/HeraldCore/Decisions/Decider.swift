@@ -5,14 +5,20 @@ import HeraldModels
 /// preferences (event type, mentions-only, mute, do-not-disturb, suppressPush), presence under the
 /// multi-device policy, then tokens.
 public enum Decider {
-    public static func decide(_ event: ResolvedEvent, _ recipient: RecipientFacts, settings: PushSettings,
-                              providers: [String: ProviderCredential], now: Date) -> Decision {
+    public static func decide(
+        _ event: ResolvedEvent,
+        _ recipient: RecipientFacts,
+        settings: PushSettings,
+        providers: [String: ProviderCredential],
+        now: Date
+    ) -> Decision {
         guard settings.enabled else { return .skip(.pushDisabled) }
         if case .message(let message) = event.event.body, message.suppressPush { return .skip(.suppressed) }
         let preferences = recipient.preferences
         if !preferences.allows(event.event.kind) { return .skip(.preferenceOff) }
         if case .message(let message) = event.event.body, message.receiverType == .group, preferences.groupMentionsOnly == true,
-           !message.mentions.contains(recipient.uid) {
+            !message.mentions.contains(recipient.uid)
+        {
             return .skip(.mentionsOnly)
         }
         if recipient.mutes.contains(where: { $0.conversationId == event.conversationId && $0.isActive(at: now) }) {

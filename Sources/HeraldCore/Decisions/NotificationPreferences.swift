@@ -75,7 +75,8 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
     static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
         guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]), (0..<24).contains(hours), (0..<60).contains(minutes),
-              parts[1].count == 2 else { return nil }
+            parts[1].count == 2
+        else { return nil }
         return hours * 60 + minutes
     }
 

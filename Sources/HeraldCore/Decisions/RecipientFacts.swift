@@ -12,8 +12,14 @@ public struct RecipientFacts: Sendable {
     public var presence: [PresenceRecord]
     public var tokens: [PushToken]
 
-    public init(uid: String, user: User? = nil, preferences: NotificationPreferences = .init(), mutes: [ConversationMute] = [],
-                presence: [PresenceRecord] = [], tokens: [PushToken] = []) {
+    public init(
+        uid: String,
+        user: User? = nil,
+        preferences: NotificationPreferences = .init(),
+        mutes: [ConversationMute] = [],
+        presence: [PresenceRecord] = [],
+        tokens: [PushToken] = []
+    ) {
         self.uid = uid
         self.user = user
         self.preferences = preferences

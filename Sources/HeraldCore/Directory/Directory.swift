@@ -54,8 +54,17 @@ public struct Directory: Sendable {
         if let timeZone = input.timeZone, TimeZone(identifier: timeZone) == nil {
             throw HeraldError.invalidField(field("timeZone"), "must be an IANA time zone such as Europe/Paris")
         }
-        return User(uid: uid, name: input.name, avatar: input.avatar, metadata: input.metadata, tags: tags,
-                    locale: input.locale, timeZone: input.timeZone, createdAt: now, updatedAt: now)
+        return User(
+            uid: uid,
+            name: input.name,
+            avatar: input.avatar,
+            metadata: input.metadata,
+            tags: tags,
+            locale: input.locale,
+            timeZone: input.timeZone,
+            createdAt: now,
+            updatedAt: now
+        )
     }
 
     public func user(appId: String, uid: String) async throws -> User {
@@ -89,8 +98,15 @@ public struct Directory: Sendable {
         }
         let now = clock.now()
         let group = Group(
-            guid: guid, name: input.name, icon: input.icon, type: type, passwordHash: passwordHash,
-            metadata: input.metadata, owner: input.owner, createdAt: now, updatedAt: now
+            guid: guid,
+            name: input.name,
+            icon: input.icon,
+            type: type,
+            passwordHash: passwordHash,
+            metadata: input.metadata,
+            owner: input.owner,
+            createdAt: now,
+            updatedAt: now
         )
         return try await groups.upsertGroup(appId: appId, group)
     }
@@ -105,12 +121,13 @@ public struct Directory: Sendable {
     }
 
     public func addMembers(appId: String, guid: String, uids: [String], scope: String?) async throws -> MembersAdded {
-        let scope = try scope.map { value in
-            guard let scope = MemberScope(rawValue: value) else {
-                throw HeraldError.invalidField("scope", "must be one of participant, moderator, admin")
-            }
-            return scope
-        } ?? .participant
+        let scope =
+            try scope.map { value in
+                guard let scope = MemberScope(rawValue: value) else {
+                    throw HeraldError.invalidField("scope", "must be one of participant, moderator, admin")
+                }
+                return scope
+            } ?? .participant
         guard !uids.isEmpty else { throw HeraldError.invalidField("uids", "must name at least one user") }
         guard uids.count <= Self.maxMembersPerCall else {
             throw HeraldError.invalidField("uids", "at most \(Self.maxMembersPerCall) per call")
@@ -145,4 +162,3 @@ public struct Directory: Sendable {
         return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isLetter || $0.isNumber } }
     }
 }
-

@@ -16,8 +16,16 @@ public struct Group: Sendable, Equatable {
     public var updatedAt: Date
 
     public init(
-        guid: String, name: String, icon: String? = nil, type: GroupType, passwordHash: String? = nil,
-        metadata: JSONObject? = nil, membersCount: Int = 0, owner: String? = nil, createdAt: Date, updatedAt: Date
+        guid: String,
+        name: String,
+        icon: String? = nil,
+        type: GroupType,
+        passwordHash: String? = nil,
+        metadata: JSONObject? = nil,
+        membersCount: Int = 0,
+        owner: String? = nil,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.owner = owner
         self.guid = guid

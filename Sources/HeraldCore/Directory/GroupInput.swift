@@ -9,7 +9,14 @@ public struct GroupInput: Sendable {
     public var metadata: JSONObject?
     public var owner: String?
 
-    public init(name: String, icon: String? = nil, type: String = "public", password: String? = nil, metadata: JSONObject? = nil, owner: String? = nil) {
+    public init(
+        name: String,
+        icon: String? = nil,
+        type: String = "public",
+        password: String? = nil,
+        metadata: JSONObject? = nil,
+        owner: String? = nil
+    ) {
         self.owner = owner
         self.name = name
         self.icon = icon

@@ -14,8 +14,15 @@ public struct User: Sendable, Equatable {
     public var updatedAt: Date
 
     public init(
-        uid: String, name: String, avatar: String? = nil, metadata: JSONObject? = nil, tags: [String] = [],
-        locale: String? = nil, timeZone: String? = nil, createdAt: Date, updatedAt: Date
+        uid: String,
+        name: String,
+        avatar: String? = nil,
+        metadata: JSONObject? = nil,
+        tags: [String] = [],
+        locale: String? = nil,
+        timeZone: String? = nil,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.uid = uid
         self.name = name

@@ -10,7 +10,14 @@ public struct UserInput: Sendable {
     public var locale: String?
     public var timeZone: String?
 
-    public init(name: String, avatar: String? = nil, metadata: JSONObject? = nil, tags: [String]? = nil, locale: String? = nil, timeZone: String? = nil) {
+    public init(
+        name: String,
+        avatar: String? = nil,
+        metadata: JSONObject? = nil,
+        tags: [String]? = nil,
+        locale: String? = nil,
+        timeZone: String? = nil
+    ) {
         self.name = name
         self.avatar = avatar
         self.metadata = metadata

@@ -64,7 +64,14 @@ extension Dispatcher {
             case .event(let id):
                 push = await event(id, appId: appId).flatMap { event in
                     if let counts { delivery.refreshCounts(counts[delivery.uid] ?? [:], conversationId: event.conversationId) }
-                    return PushBuilder.push(for: delivery, of: event, snapshot: snapshot, settings: credential.config.settings, texts: &texts, now: now)
+                    return PushBuilder.push(
+                        for: delivery,
+                        of: event,
+                        snapshot: snapshot,
+                        settings: credential.config.settings,
+                        texts: &texts,
+                        now: now
+                    )
                 }
             }
             switch push {
@@ -92,7 +99,9 @@ extension Dispatcher {
 
     func event(_ id: String, appId: String) async -> Result<ResolvedEvent, FailureReason> {
         do {
-            guard let event = try await events.resolvedEvent(appId: appId, eventId: id, snapshots: snapshots) else { return .failure(.subjectGone(.event)) }
+            guard let event = try await events.resolvedEvent(appId: appId, eventId: id, snapshots: snapshots) else {
+                return .failure(.subjectGone(.event))
+            }
             return .success(event)
         } catch {
             return .failure(.unreadable(what: "the event", error: "\(error)"))

@@ -86,7 +86,8 @@ public struct Dispatcher: Sendable {
             switch effect {
             case .pruneToken(let token, let reason, let hint, let since):
                 guard pruned.insert(token).inserted,
-                      (try? await ports.tokens.prune(appId: credential.appId, token: token, reason: reason, hint: hint, invalidSince: since, at: date)) == true
+                    (try? await ports.tokens.prune(appId: credential.appId, token: token, reason: reason, hint: hint, invalidSince: since, at: date))
+                        == true
                 else { continue }
                 ports.observer.tokenPruned(token, appId: credential.appId, providerId: credential.providerId, reason: reason)
             case .setCredentialAside(let reason):
@@ -94,8 +95,13 @@ public struct Dispatcher: Sendable {
             }
         }
         guard let broken else { return }
-        try? await ports.providers.markProviderBroken(appId: credential.appId, providerId: credential.providerId, reason: broken, at: date,
-                                                      version: credential.updatedAt)
+        try? await ports.providers.markProviderBroken(
+            appId: credential.appId,
+            providerId: credential.providerId,
+            reason: broken,
+            at: date,
+            version: credential.updatedAt
+        )
         ports.observer.credentialSetAside(appId: credential.appId, providerId: credential.providerId, reason: broken)
     }
 

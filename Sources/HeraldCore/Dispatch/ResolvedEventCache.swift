@@ -13,7 +13,9 @@ actor ResolvedEventCache {
 
     func resolvedEvent(appId: String, eventId: String, snapshots: AppSnapshots) async throws -> ResolvedEvent? {
         if let known = resolved[eventId] { return known }
-        guard let stored = try await ports.events.storedEvent(appId: appId, id: eventId), let snapshot = try await snapshots.app(appId) else { return nil }
+        guard let stored = try await ports.events.storedEvent(appId: appId, id: eventId), let snapshot = try await snapshots.app(appId) else {
+            return nil
+        }
         let users = try await ports.directory.users(appId: appId, uids: ResolvedEvent.namedUids(stored.event))
         var group: Group?
         if let guid = ResolvedEvent.namedGroup(stored.event) { group = try await ports.groups.group(appId: appId, guid: guid) }

@@ -17,7 +17,8 @@ public struct ChatEvent: Sendable, Equatable {
     /// The W3C `traceparent` of the request that posted it, when it was traced.
     public var traceParent: String?
 
-    public init(id: String, appId: String, clientId: String?, receivedAt: Date, body: EventBody, posted: JSONValue? = nil, traceParent: String? = nil) {
+    public init(id: String, appId: String, clientId: String?, receivedAt: Date, body: EventBody, posted: JSONValue? = nil, traceParent: String? = nil)
+    {
         self.id = id
         self.appId = appId
         self.clientId = clientId
@@ -28,8 +29,15 @@ public struct ChatEvent: Sendable, Equatable {
     }
 
     /// An event read back from storage: `text` is either the event as posted or the body encoded.
-    public static func stored(id: String, appId: String, clientId: String?, receivedAt: Date, text: String, traceParent: String? = nil,
-                              decode: (String) throws -> EventBody) throws -> ChatEvent {
+    public static func stored(
+        id: String,
+        appId: String,
+        clientId: String?,
+        receivedAt: Date,
+        text: String,
+        traceParent: String? = nil,
+        decode: (String) throws -> EventBody
+    ) throws -> ChatEvent {
         let value = try JSONValue(jsonText: text)
         if case .object(let object) = value, case .string = object["type"] {
             let body = try EventParser.parse(value, now: receivedAt).body
@@ -51,7 +59,9 @@ public struct ChatEvent: Sendable, Equatable {
             return .object([
                 "type": .string(EventKind.session.rawValue), "uid": .string(session.uid), "sessionId": .string(session.sessionId),
                 "reason": .string(session.reason),
-                "devices": .array(session.devices.map { .object(["providerId": .string($0.providerId), "platform": .string($0.platform.rawValue)]) }),
+                "devices": .array(
+                    session.devices.map { .object(["providerId": .string($0.providerId), "platform": .string($0.platform.rawValue)]) }
+                ),
             ])
         default:
             // Every other kind is stored as posted; this is only reached by events made in code.

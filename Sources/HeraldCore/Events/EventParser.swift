@@ -41,7 +41,13 @@ public enum EventParser {
         return try messageBody(message, id: id, action: action, event: event, now: now)
     }
 
-    private static func messageBody(_ message: FieldReader, id: JSONValue, action: MessageEvent.Action, event: FieldReader, now: Date) throws -> MessageEvent {
+    private static func messageBody(
+        _ message: FieldReader,
+        id: JSONValue,
+        action: MessageEvent.Action,
+        event: FieldReader,
+        now: Date
+    ) throws -> MessageEvent {
         let sender = try message.person("sender", required: true)!
         let receiverType = try message.enumeration("receiverType", ReceiverType.self, required: true)!
         let (receiver, receiverUser, receiverGroup) = try receiverFields(message, type: receiverType)
@@ -53,19 +59,34 @@ public enum EventParser {
         try Validate.text(type, field: message.field("type"), maxLength: 100, required: true)
         let text = try message.string("text", maxLength: 65_536)
         if let text { try Validate.text(text, field: message.field("text"), maxLength: 65_536) }
-        let conversationId = try message.string("conversationId")
+        let conversationId =
+            try message.string("conversationId")
             ?? (receiverType == .user ? ConversationId.user(sender.uid, receiver) : ConversationId.group(receiver))
         let mentions = try message.strings("mentions", maxCount: 1_000) ?? []
         for (index, uid) in mentions.enumerated() { try Validate.identifier(uid, field: message.field("mentions[\(index)]")) }
         return MessageEvent(
-            action: action, id: id, muid: try message.string("muid"), category: category, type: type, text: text,
-            data: try message.object(limitedTo: "data"), metadata: try message.object(limitedTo: "metadata"),
-            sender: sender, receiver: receiver, receiverUser: receiverUser, receiverGroup: receiverGroup, receiverType: receiverType,
-            conversationId: conversationId, sentAt: try message.date("sentAt") ?? now, mentions: mentions,
+            action: action,
+            id: id,
+            muid: try message.string("muid"),
+            category: category,
+            type: type,
+            text: text,
+            data: try message.object(limitedTo: "data"),
+            metadata: try message.object(limitedTo: "metadata"),
+            sender: sender,
+            receiver: receiver,
+            receiverUser: receiverUser,
+            receiverGroup: receiverGroup,
+            receiverType: receiverType,
+            conversationId: conversationId,
+            sentAt: try message.date("sentAt") ?? now,
+            mentions: mentions,
             parentId: try message.scalarText("parentId"),
             suppressPush: try message.bool("suppressPush") ?? event.bool("suppressPush") ?? false,
-            editedAt: try message.date("editedAt"), editedBy: try message.string("editedBy"),
-            deletedAt: try message.date("deletedAt"), deletedBy: try message.string("deletedBy")
+            editedAt: try message.date("editedAt"),
+            editedBy: try message.string("editedBy"),
+            deletedAt: try message.date("deletedAt"),
+            deletedBy: try message.string("deletedBy")
         )
     }
 
@@ -77,11 +98,17 @@ public enum EventParser {
         try Validate.text(sessionId, field: event.field("sessionId"), maxLength: 200, required: true)
         return CallEvent(
             callAction: try event.enumeration("callAction", CallEvent.Action.self, required: true)!,
-            sessionId: sessionId, callType: try event.enumeration("callType", CallEvent.CallType.self) ?? .audio,
-            sender: sender, receiver: receiver, receiverUser: receiverUser, receiverGroup: receiverGroup, receiverType: receiverType,
+            sessionId: sessionId,
+            callType: try event.enumeration("callType", CallEvent.CallType.self) ?? .audio,
+            sender: sender,
+            receiver: receiver,
+            receiverUser: receiverUser,
+            receiverGroup: receiverGroup,
+            receiverType: receiverType,
             conversationId: try event.string("conversationId")
                 ?? (receiverType == .user ? ConversationId.user(sender.uid, receiver) : ConversationId.group(receiver)),
-            sentAt: try event.date("sentAt") ?? now, messageId: try event.scalarText("messageId")
+            sentAt: try event.date("sentAt") ?? now,
+            messageId: try event.scalarText("messageId")
         )
     }
 
@@ -95,7 +122,12 @@ public enum EventParser {
         let group = try event.group("group", required: receiverType == .group)
         guard let messageId = try event.scalarText("messageId") else { throw HeraldError.invalidField(event.field("messageId"), "is required") }
         return ReactionEvent(
-            reaction: reaction, messageId: messageId, messageSender: messageSender, reactor: reactor, receiverType: receiverType, group: group,
+            reaction: reaction,
+            messageId: messageId,
+            messageSender: messageSender,
+            reactor: reactor,
+            receiverType: receiverType,
+            group: group,
             conversationId: try event.string("conversationId")
                 ?? (receiverType == .user ? ConversationId.user(reactor.uid, messageSender) : ConversationId.group(group!.guid)),
             sentAt: try event.date("sentAt") ?? now
@@ -106,9 +138,11 @@ public enum EventParser {
         let action = try event.enumeration("action", GroupActionEvent.Action.self, required: true)!
         let needsTarget: Set<GroupActionEvent.Action> = [.kicked, .banned, .unbanned, .added]
         return GroupActionEvent(
-            action: action, actor: try event.person("actor", required: true)!,
+            action: action,
+            actor: try event.person("actor", required: true)!,
             target: try event.person("target", required: needsTarget.contains(action)),
-            group: try event.group("group", required: true)!, sentAt: try event.date("sentAt") ?? now,
+            group: try event.group("group", required: true)!,
+            sentAt: try event.date("sentAt") ?? now,
             id: try event.scalarText("messageId")
         )
     }
@@ -118,7 +152,12 @@ public enum EventParser {
         try Validate.identifier(uid, field: event.field("uid"))
         let conversationId = try event.string("conversationId", required: true)!
         try Validate.text(conversationId, field: event.field("conversationId"), maxLength: 250, required: true)
-        return ReadEvent(uid: uid, conversationId: conversationId, messageId: try event.scalarText("messageId"), readAt: try event.date("readAt") ?? now)
+        return ReadEvent(
+            uid: uid,
+            conversationId: conversationId,
+            messageId: try event.scalarText("messageId"),
+            readAt: try event.date("readAt") ?? now
+        )
     }
 
     private static func receiverFields(_ reader: FieldReader, type: ReceiverType) throws -> (String, PersonRef?, GroupRef?) {

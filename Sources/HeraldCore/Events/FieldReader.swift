@@ -73,7 +73,8 @@ struct FieldReader {
         }
     }
 
-    func enumeration<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type, required: Bool = false) throws -> E? where E.RawValue == String {
+    func enumeration<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type, required: Bool = false) throws -> E?
+    where E.RawValue == String {
         guard let text = try string(name, required: required) else { return nil }
         guard let value = E(rawValue: text) else {
             throw HeraldError.invalidField(field(name), "must be one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -114,8 +115,11 @@ struct FieldReader {
         let uid = try person.string("uid", required: true)!
         try Validate.identifier(uid, field: person.field("uid"))
         return PersonRef(
-            uid: uid, name: try person.string("name"), avatar: try person.string("avatar", maxLength: 2_000),
-            status: try person.string("status", maxLength: 50), role: try person.string("role", maxLength: 100),
+            uid: uid,
+            name: try person.string("name"),
+            avatar: try person.string("avatar", maxLength: 2_000),
+            status: try person.string("status", maxLength: 50),
+            role: try person.string("role", maxLength: 100),
             lastActiveAt: try person.date("lastActiveAt").map { Int($0.timeIntervalSince1970) }
         )
     }
@@ -135,12 +139,19 @@ struct FieldReader {
         try Validate.identifier(guid, field: group.field("guid"))
         var membersCount: Int?
         if let count = group.raw("membersCount") {
-            guard case .number(let number) = count, number >= 0 else { throw HeraldError.invalidField(group.field("membersCount"), "must be a number") }
+            guard case .number(let number) = count, number >= 0 else {
+                throw HeraldError.invalidField(group.field("membersCount"), "must be a number")
+            }
             membersCount = Int(number)
         }
         return GroupRef(
-            guid: guid, name: try group.string("name"), icon: try group.string("icon", maxLength: 2_000), type: try group.string("type", maxLength: 50),
-            membersCount: membersCount, owner: try group.string("owner"), createdAt: try group.date("createdAt").map { Int($0.timeIntervalSince1970) }
+            guid: guid,
+            name: try group.string("name"),
+            icon: try group.string("icon", maxLength: 2_000),
+            type: try group.string("type", maxLength: 50),
+            membersCount: membersCount,
+            owner: try group.string("owner"),
+            createdAt: try group.date("createdAt").map { Int($0.timeIntervalSince1970) }
         )
     }
 }

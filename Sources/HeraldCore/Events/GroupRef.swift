@@ -11,7 +11,15 @@ public struct GroupRef: Codable, Sendable, Equatable {
     public var owner: String?
     public var createdAt: Int?
 
-    public init(guid: String, name: String? = nil, icon: String? = nil, type: String? = nil, membersCount: Int? = nil, owner: String? = nil, createdAt: Int? = nil) {
+    public init(
+        guid: String,
+        name: String? = nil,
+        icon: String? = nil,
+        type: String? = nil,
+        membersCount: Int? = nil,
+        owner: String? = nil,
+        createdAt: Int? = nil
+    ) {
         self.guid = guid
         self.name = name
         self.icon = icon

@@ -21,8 +21,12 @@ struct BatchFacts: Sendable {
     /// What the decider needs of one recipient.
     func recipient(_ uid: String, settings: PushSettings) -> RecipientFacts {
         RecipientFacts(
-            uid: uid, user: users[uid], preferences: (preferences[uid] ?? .init()).over(settings.defaultPreferences),
-            mutes: mutes[uid] ?? [], presence: presence[uid] ?? [], tokens: tokens[uid] ?? []
+            uid: uid,
+            user: users[uid],
+            preferences: (preferences[uid] ?? .init()).over(settings.defaultPreferences),
+            mutes: mutes[uid] ?? [],
+            presence: presence[uid] ?? [],
+            tokens: tokens[uid] ?? []
         )
     }
 

@@ -16,7 +16,9 @@ extension FanOut {
         let leaseUntil = now.addingTimeInterval(lease)
         guard let snapshot = try await snapshots.app(appId) else {
             // The app is gone: its events end with nobody told.
-            plan.steps += events.map { FanOutStep(appId: appId, eventId: $0.event.id, fromCursor: $0.cursor, done: true, recipients: 0, leaseUntil: leaseUntil) }
+            plan.steps += events.map {
+                FanOutStep(appId: appId, eventId: $0.event.id, fromCursor: $0.cursor, done: true, recipients: 0, leaseUntil: leaseUntil)
+            }
             return
         }
         plan.snapshots[appId] = snapshot
@@ -47,12 +49,26 @@ extension FanOut {
 
     /// One page of one event: a read resets unread counts; a session's end is a silent push to
     /// each of its devices; anything else is planned recipient by recipient.
-    func planPage(_ page: RecipientPage, facts: inout BatchFacts, snapshot: AppSnapshot, now: Date, leaseUntil: Date, texts: inout TextCache,
-                  into plan: inout FanOutPlan) -> FanOutStep {
+    func planPage(
+        _ page: RecipientPage,
+        facts: inout BatchFacts,
+        snapshot: AppSnapshot,
+        now: Date,
+        leaseUntil: Date,
+        texts: inout TextCache,
+        into plan: inout FanOutPlan
+    ) -> FanOutStep {
         let event = facts.resolve(page.stored.event, app: snapshot.app)
         plan.events[event.event.id] = event
-        var step = FanOutStep(appId: snapshot.app.id, eventId: event.event.id, fromCursor: page.stored.cursor, cursor: page.cursor, done: page.done,
-                              recipients: page.recipients.count, leaseUntil: leaseUntil)
+        var step = FanOutStep(
+            appId: snapshot.app.id,
+            eventId: event.event.id,
+            fromCursor: page.stored.cursor,
+            cursor: page.cursor,
+            done: page.done,
+            recipients: page.recipients.count,
+            leaseUntil: leaseUntil
+        )
         if page.stored.cursor == nil && page.done {
             step.reason = RecipientPage.nobodyReason(page.stored.event, recipients: page.recipients, users: facts.users, groups: facts.groups)
         }
@@ -76,12 +92,20 @@ extension FanOut {
 
     /// Each recipient decided and planned, their unread counts moved as they are told, and the
     /// online sessions of each locale given one in-app notice.
-    func planRecipients(_ uids: [String], of event: ResolvedEvent, facts: inout BatchFacts, snapshot: AppSnapshot, now: Date, texts: inout TextCache,
-                        step: inout FanOutStep, into plan: inout FanOutPlan) {
+    func planRecipients(
+        _ uids: [String],
+        of event: ResolvedEvent,
+        facts: inout BatchFacts,
+        snapshot: AppSnapshot,
+        now: Date,
+        texts: inout TextCache,
+        step: inout FanOutStep,
+        into plan: inout FanOutPlan
+    ) {
         let settings = snapshot.settings
         let ttl = event.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds
         let context = RecipientPlan.Context(event: event, snapshot: snapshot, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-        var inApp: [String: [String]] = [:]   // locale → sessions
+        var inApp: [String: [String]] = [:]  // locale → sessions
         for uid in uids {
             let recipient = facts.recipient(uid, settings: settings)
             let planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, texts: &texts)

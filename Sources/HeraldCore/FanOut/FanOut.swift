@@ -22,9 +22,16 @@ public struct FanOut: Sendable {
     public var claims: ClaimPolicy
     public var lease: TimeInterval { claims.lease }
 
-    public init(ports: EnginePorts, snapshots: AppSnapshots, dispatcher: Dispatcher, handOff: EventHandOff = EventHandOff(),
-                ledger: UnreadLedger = UnreadLedger(), clock: any WallClock = SystemWallClock(), pageSize: Int = 1_000,
-                claims: ClaimPolicy = .anonymous()) {
+    public init(
+        ports: EnginePorts,
+        snapshots: AppSnapshots,
+        dispatcher: Dispatcher,
+        handOff: EventHandOff = EventHandOff(),
+        ledger: UnreadLedger = UnreadLedger(),
+        clock: any WallClock = SystemWallClock(),
+        pageSize: Int = 1_000,
+        claims: ClaimPolicy = .anonymous()
+    ) {
         self.ports = ports
         self.snapshots = snapshots
         self.dispatcher = dispatcher

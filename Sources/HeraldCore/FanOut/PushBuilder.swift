@@ -5,18 +5,34 @@ import HeraldModels
 /// platform, route, locale, badge and unread count): the same whether the delivery was just
 /// decided or is tried again after a restart. Pure.
 enum PushBuilder {
-    static func push(for delivery: Delivery, of event: ResolvedEvent, snapshot: AppSnapshot, settings provider: ProviderSettings,
-                     texts: inout TextCache, now: Date) -> Result<OutgoingPush, FailureReason> {
+    static func push(
+        for delivery: Delivery,
+        of event: ResolvedEvent,
+        snapshot: AppSnapshot,
+        settings provider: ProviderSettings,
+        texts: inout TextCache,
+        now: Date
+    ) -> Result<OutgoingPush, FailureReason> {
         if case .session(let session) = event.event.body {
             guard let token = delivery.target.token, let platform = delivery.platform,
-                  let push = PushPayloads.sessionEnded(session, device: .init(token: token, providerId: delivery.providerId ?? "", platform: platform),
-                                                       expiresAt: delivery.expiresAt)
+                let push = PushPayloads.sessionEnded(
+                    session,
+                    device: .init(token: token, providerId: delivery.providerId ?? "", platform: platform),
+                    expiresAt: delivery.expiresAt
+                )
             else { return .failure(.unsendable("no silent push for this token")) }
             return .success(push)
         }
         let text = texts.text(event, locale: delivery.locale, snapshot: snapshot)
-        let context = PushContext(event: event, text: text, settings: snapshot.settings, badge: delivery.badge, unread: delivery.unread,
-                                  expiresAt: delivery.expiresAt, now: now)
+        let context = PushContext(
+            event: event,
+            text: text,
+            settings: snapshot.settings,
+            badge: delivery.badge,
+            unread: delivery.unread,
+            expiresAt: delivery.expiresAt,
+            now: now
+        )
         switch delivery.target {
         case .webhook:
             return .success(PushPayloads.webhook(context, uid: delivery.uid))

@@ -21,7 +21,8 @@ struct RecipientPlan: Sendable {
     }
 
     static func make(_ facts: RecipientFacts, counts: [String: Int], in context: Context, texts: inout TextCache) -> RecipientPlan {
-        let event = context.event, settings = context.snapshot.settings
+        let event = context.event
+        let settings = context.snapshot.settings
         let decision = Decider.decide(event, facts, settings: settings, providers: context.snapshot.providers, now: context.now)
         var plan = RecipientPlan(decision: decision)
         var counts = counts
@@ -31,13 +32,27 @@ struct RecipientPlan: Sendable {
             plan.unreadIncrement = UnreadKey(uid: facts.uid, conversationId: event.conversationId)
         }
         let base = Delivery(
-            appId: event.event.appId, subject: .event(event.event.id), uid: facts.uid, target: .none, locale: facts.user?.locale,
-            badge: settings.badge ? counts.values.reduce(0, +) : nil, unread: counts[event.conversationId], status: .skipped, createdAt: context.now
+            appId: event.event.appId,
+            subject: .event(event.event.id),
+            uid: facts.uid,
+            target: .none,
+            locale: facts.user?.locale,
+            badge: settings.badge ? counts.values.reduce(0, +) : nil,
+            unread: counts[event.conversationId],
+            status: .skipped,
+            createdAt: context.now
         )
         plan.deliveries = rows(for: decision, base: base, expiresAt: context.expiresAt)
         for delivery in plan.deliveries where delivery.status == .sending {
             let push = context.snapshot.usableCredential(delivery.providerId).flatMap { credential in
-                PushBuilder.push(for: delivery, of: event, snapshot: context.snapshot, settings: credential.config.settings, texts: &texts, now: context.now)
+                PushBuilder.push(
+                    for: delivery,
+                    of: event,
+                    snapshot: context.snapshot,
+                    settings: credential.config.settings,
+                    texts: &texts,
+                    now: context.now
+                )
             }
             switch push {
             case .success(let push): plan.pushes.append(PreparedPush(delivery: delivery, push: push))
@@ -71,7 +86,13 @@ struct RecipientPlan: Sendable {
         }
     }
 
-    static func sending(_ base: Delivery, to target: DeliveryTarget, providerId: String, expiresAt: Date, _ fill: (inout Delivery) -> Void) -> Delivery {
+    static func sending(
+        _ base: Delivery,
+        to target: DeliveryTarget,
+        providerId: String,
+        expiresAt: Date,
+        _ fill: (inout Delivery) -> Void
+    ) -> Delivery {
         var row = base
         row.id = Identifier.timeOrdered("dlv_")
         row.target = target

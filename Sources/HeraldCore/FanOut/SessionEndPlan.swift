@@ -14,15 +14,32 @@ struct SessionEndPlan: Sendable {
     static func make(_ session: SessionEvent, event: ResolvedEvent, snapshot: AppSnapshot, now: Date, texts: inout TextCache) -> SessionEndPlan {
         let chat = event.event
         guard snapshot.settings.enabled else {
-            return SessionEndPlan(deliveries: [Delivery(appId: chat.appId, subject: .event(chat.id), uid: session.uid, target: .none, status: .skipped,
-                                                        reason: SkipReason.pushDisabled.rawValue, createdAt: now)])
+            return SessionEndPlan(deliveries: [
+                Delivery(
+                    appId: chat.appId,
+                    subject: .event(chat.id),
+                    uid: session.uid,
+                    target: .none,
+                    status: .skipped,
+                    reason: SkipReason.pushDisabled.rawValue,
+                    createdAt: now
+                )
+            ])
         }
         var plan = SessionEndPlan()
         for device in session.devices where device.platform.tokenKind != .apnsVoIP {
             var delivery = Delivery(
-                appId: chat.appId, subject: .event(chat.id), uid: session.uid, target: .token(device.token), sessionId: session.sessionId,
-                providerId: device.providerId, platform: device.platform, route: .background, status: .sending,
-                expiresAt: now.addingTimeInterval(lifetime), createdAt: now
+                appId: chat.appId,
+                subject: .event(chat.id),
+                uid: session.uid,
+                target: .token(device.token),
+                sessionId: session.sessionId,
+                providerId: device.providerId,
+                platform: device.platform,
+                route: .background,
+                status: .sending,
+                expiresAt: now.addingTimeInterval(lifetime),
+                createdAt: now
             )
             let push = snapshot.usableCredential(device.providerId).flatMap { credential in
                 PushBuilder.push(for: delivery, of: event, snapshot: snapshot, settings: credential.config.settings, texts: &texts, now: now)

@@ -24,11 +24,12 @@ final class TracedPhases {
     static func decisions(of deliveries: [Delivery]) -> [String: Int] {
         var counts: [String: Int] = [:]
         for delivery in deliveries {
-            let name = switch delivery.status {
-            case .inapp: "inapp"
-            case .skipped: "skipped"
-            default: "push"
-            }
+            let name =
+                switch delivery.status {
+                case .inapp: "inapp"
+                case .skipped: "skipped"
+                default: "push"
+                }
             counts[name, default: 0] += 1
         }
         return counts
@@ -51,12 +52,15 @@ final class TracedPhases {
         let attempted = step.deliveries.filter { $0.channel == .push || $0.channel == .webhook }
         for (providerId, deliveries) in Dictionary(grouping: attempted, by: { $0.providerId ?? "" }) {
             var attributes = SpanAttributes()
-            attributes["herald.provider"] = deliveries[0].channel == .webhook ? ProviderKind.custom.rawValue
+            attributes["herald.provider"] =
+                deliveries[0].channel == .webhook
+                ? ProviderKind.custom.rawValue
                 : deliveries[0].platform?.tokenKind.providerKind.rawValue ?? ""
             attributes["herald.provider.id"] = providerId
             attributes["herald.pushes"] = deliveries.count
             let outcomes = Dictionary(grouping: deliveries, by: \.status.rawValue).mapValues(\.count)
-            attributes["herald.outcome"] = outcomes.count == 1 ? outcomes.keys.first! : outcomes.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
+            attributes["herald.outcome"] =
+                outcomes.count == 1 ? outcomes.keys.first! : outcomes.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
             EventTracing.span("herald.send", context: fanOut.context, from: self.decided, to: sent, attributes: attributes)
         }
         EventTracing.span("herald.record", context: fanOut.context, from: sent, to: recorded, attributes: [:])

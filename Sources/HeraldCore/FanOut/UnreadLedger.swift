@@ -9,7 +9,7 @@ public final class UnreadLedger: Sendable {
         var uid: String
     }
 
-    private let pending = Mutex<[User: [String: Int]]>([:])   // user → conversation → count
+    private let pending = Mutex<[User: [String: Int]]>([:])  // user → conversation → count
 
     public init() {}
 

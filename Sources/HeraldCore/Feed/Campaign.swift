@@ -33,10 +33,30 @@ public struct Campaign: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String, appId: String, name: String, status: Status, audience: Audience, templateId: String? = nil, card: JSONValue? = nil,
-                data: JSONObject = [:], channelId: String? = nil, categoryId: String? = nil, tags: [String] = [], metadata: JSONObject = [:],
-                push: CampaignPush? = nil, sendAt: Date? = nil, startedAt: Date? = nil, finishedAt: Date? = nil, cursor: String? = nil,
-                audienceSize: Int = 0, itemsCreated: Int = 0, pushesQueued: Int = 0, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: String,
+        appId: String,
+        name: String,
+        status: Status,
+        audience: Audience,
+        templateId: String? = nil,
+        card: JSONValue? = nil,
+        data: JSONObject = [:],
+        channelId: String? = nil,
+        categoryId: String? = nil,
+        tags: [String] = [],
+        metadata: JSONObject = [:],
+        push: CampaignPush? = nil,
+        sendAt: Date? = nil,
+        startedAt: Date? = nil,
+        finishedAt: Date? = nil,
+        cursor: String? = nil,
+        audienceSize: Int = 0,
+        itemsCreated: Int = 0,
+        pushesQueued: Int = 0,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
         self.id = id
         self.appId = appId
         self.name = name

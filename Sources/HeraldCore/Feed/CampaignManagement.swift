@@ -38,8 +38,15 @@ public struct CampaignManagement: Sendable {
 
     public func create(appId: String, _ input: Input) async throws -> Campaign {
         let now = clock.now()
-        var campaign = Campaign(id: Identifier.timeOrdered("cmp_", now: now), appId: appId, name: input.name, status: .draft, audience: input.audience,
-                                createdAt: now, updatedAt: now)
+        var campaign = Campaign(
+            id: Identifier.timeOrdered("cmp_", now: now),
+            appId: appId,
+            name: input.name,
+            status: .draft,
+            audience: input.audience,
+            createdAt: now,
+            updatedAt: now
+        )
         try await apply(input, to: &campaign)
         try await feed.insertCampaign(campaign)
         return campaign
@@ -49,7 +56,11 @@ public struct CampaignManagement: Sendable {
     public func update(appId: String, id: String, _ input: Input) async throws -> Campaign {
         var campaign = try await get(appId: appId, id: id)
         guard [.draft, .scheduled].contains(campaign.status) else {
-            throw HeraldError(.conflict, code: "campaign_started", "campaign \(id) is \(campaign.status.rawValue); only drafts and scheduled campaigns change")
+            throw HeraldError(
+                .conflict,
+                code: "campaign_started",
+                "campaign \(id) is \(campaign.status.rawValue); only drafts and scheduled campaigns change"
+            )
         }
         try await apply(input, to: &campaign)
         campaign.updatedAt = clock.now()
@@ -140,8 +151,16 @@ public struct CampaignManagement: Sendable {
     public func runDue() async throws -> Bool {
         let now = clock.now()
         guard var campaign = try await feed.claimCampaign(now: now, claim: claims.claim(at: now)) else { return false }
-        let content = FeedManagement.Content(card: campaign.card, templateId: campaign.templateId, data: campaign.data, categoryId: campaign.categoryId,
-                                             channelId: campaign.channelId, tags: campaign.tags, metadata: campaign.metadata, push: campaign.push)
+        let content = FeedManagement.Content(
+            card: campaign.card,
+            templateId: campaign.templateId,
+            data: campaign.data,
+            categoryId: campaign.categoryId,
+            channelId: campaign.channelId,
+            tags: campaign.tags,
+            metadata: campaign.metadata,
+            push: campaign.push
+        )
         let spec: FeedItemSpec
         do {
             spec = try await setup.spec(appId: campaign.appId, content, campaignId: campaign.id, campaignName: campaign.name)

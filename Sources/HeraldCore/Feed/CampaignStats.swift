@@ -36,8 +36,18 @@ public struct CampaignStats: Sendable, Equatable {
     /// The same, per hour.
     public var timeline: [Bucket]
 
-    public init(audienceSize: Int = 0, itemsCreated: Int = 0, delivered: Int = 0, read: Int = 0, engaged: [String: Int] = [:], pushesSent: Int = 0,
-                pushesFailed: Int = 0, pushesDelivered: Int = 0, pushesClicked: Int = 0, timeline: [Bucket] = []) {
+    public init(
+        audienceSize: Int = 0,
+        itemsCreated: Int = 0,
+        delivered: Int = 0,
+        read: Int = 0,
+        engaged: [String: Int] = [:],
+        pushesSent: Int = 0,
+        pushesFailed: Int = 0,
+        pushesDelivered: Int = 0,
+        pushesClicked: Int = 0,
+        timeline: [Bucket] = []
+    ) {
         self.audienceSize = audienceSize
         self.itemsCreated = itemsCreated
         self.delivered = delivered

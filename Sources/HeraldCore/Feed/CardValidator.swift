@@ -27,8 +27,13 @@ public enum CardValidator {
             details[pointer] = details[pointer].map { $0 + "; " + problem.message } ?? problem.message
         }
         let more = found.count > listed.count ? "; and \(found.count - listed.count) more" : ""
-        throw HeraldError(.invalidField, code: "invalid_card", "the card has \(found.count) problem\(found.count == 1 ? "" : "s"): "
-                          + listed.map { "\($0.pointer.isEmpty ? "/" : $0.pointer) \($0.message)" }.joined(separator: "; ") + more, details: details)
+        throw HeraldError(
+            .invalidField,
+            code: "invalid_card",
+            "the card has \(found.count) problem\(found.count == 1 ? "" : "s"): "
+                + listed.map { "\($0.pointer.isEmpty ? "/" : $0.pointer) \($0.message)" }.joined(separator: "; ") + more,
+            details: details
+        )
     }
 
     /// What a field may hold.
@@ -58,24 +63,59 @@ public enum CardValidator {
     }
 
     static let elementTypes: [String: Shape] = [
-        "text": Shape(required: ["id", "content"], fields: ["id": .id, "content": .text(max: 4_000),
-                      "variant": .oneOf(["heading1", "heading2", "heading3", "heading4", "body", "bodyBold", "caption", "caption2"]),
-                      "color": .pair, "align": .oneOf(["left", "center", "right"]), "maxLines": .integer(min: 1, max: 100)]),
-        "image": Shape(required: ["id", "url"], fields: ["id": .id, "url": .url, "alt": .text(min: 0, max: 500),
-                       "height": .number(min: 0, max: 2_000, exclusiveMin: true), "width": .number(min: 0, max: 2_000, exclusiveMin: true),
-                       "aspectRatio": .number(min: 0, max: 10, exclusiveMin: true), "fit": .oneOf(["cover", "contain"]),
-                       "cornerRadius": .number(min: 0, max: 200), "action": .action]),
-        "button": Shape(required: ["id", "label", "action"], fields: ["id": .id, "label": .text(max: 200), "action": .action,
-                        "variant": .oneOf(["filled", "outlined", "text"]), "background": .pair, "textColor": .pair, "fullWidth": .flag]),
-        "iconButton": Shape(required: ["id", "icon", "action"], fields: ["id": .id, "icon": .text(max: 2_048), "label": .text(min: 0, max: 200),
-                            "action": .action, "size": .number(min: 0, max: 200, exclusiveMin: true), "color": .pair]),
+        "text": Shape(
+            required: ["id", "content"],
+            fields: [
+                "id": .id, "content": .text(max: 4_000),
+                "variant": .oneOf(["heading1", "heading2", "heading3", "heading4", "body", "bodyBold", "caption", "caption2"]),
+                "color": .pair, "align": .oneOf(["left", "center", "right"]), "maxLines": .integer(min: 1, max: 100),
+            ]
+        ),
+        "image": Shape(
+            required: ["id", "url"],
+            fields: [
+                "id": .id, "url": .url, "alt": .text(min: 0, max: 500),
+                "height": .number(min: 0, max: 2_000, exclusiveMin: true), "width": .number(min: 0, max: 2_000, exclusiveMin: true),
+                "aspectRatio": .number(min: 0, max: 10, exclusiveMin: true), "fit": .oneOf(["cover", "contain"]),
+                "cornerRadius": .number(min: 0, max: 200), "action": .action,
+            ]
+        ),
+        "button": Shape(
+            required: ["id", "label", "action"],
+            fields: [
+                "id": .id, "label": .text(max: 200), "action": .action,
+                "variant": .oneOf(["filled", "outlined", "text"]), "background": .pair, "textColor": .pair, "fullWidth": .flag,
+            ]
+        ),
+        "iconButton": Shape(
+            required: ["id", "icon", "action"],
+            fields: [
+                "id": .id, "icon": .text(max: 2_048), "label": .text(min: 0, max: 200),
+                "action": .action, "size": .number(min: 0, max: 200, exclusiveMin: true), "color": .pair,
+            ]
+        ),
         "link": Shape(required: ["id", "text", "action"], fields: ["id": .id, "text": .text(max: 500), "action": .action, "color": .pair]),
-        "row": Shape(required: ["id", "items"], fields: ["id": .id, "items": .elements(min: 1, max: 50), "gap": .number(min: 0, max: 100),
-                     "align": .oneOf(["start", "center", "end", "spaceBetween"])]),
-        "column": Shape(required: ["id", "items"], fields: ["id": .id, "items": .elements(min: 1, max: 50), "gap": .number(min: 0, max: 100),
-                        "align": .oneOf(["start", "center", "end"])]),
-        "accordion": Shape(required: ["id", "title", "items"], fields: ["id": .id, "title": .text(max: 500), "items": .elements(min: 1, max: 50),
-                           "expanded": .flag]),
+        "row": Shape(
+            required: ["id", "items"],
+            fields: [
+                "id": .id, "items": .elements(min: 1, max: 50), "gap": .number(min: 0, max: 100),
+                "align": .oneOf(["start", "center", "end", "spaceBetween"]),
+            ]
+        ),
+        "column": Shape(
+            required: ["id", "items"],
+            fields: [
+                "id": .id, "items": .elements(min: 1, max: 50), "gap": .number(min: 0, max: 100),
+                "align": .oneOf(["start", "center", "end"]),
+            ]
+        ),
+        "accordion": Shape(
+            required: ["id", "title", "items"],
+            fields: [
+                "id": .id, "title": .text(max: 500), "items": .elements(min: 1, max: 50),
+                "expanded": .flag,
+            ]
+        ),
         "tabs": Shape(required: ["id", "tabs"], fields: ["id": .id, "tabs": .tabs, "selected": .integer(min: 0, max: 9)]),
         "divider": Shape(required: [], fields: ["id": .id, "color": .pair, "thickness": .number(min: 0, max: 20, exclusiveMin: true)]),
         "spacer": Shape(required: ["height"], fields: ["id": .id, "height": .number(min: 0, max: 500)]),
@@ -85,20 +125,36 @@ public enum CardValidator {
         "openUrl": Shape(required: ["url"], fields: ["url": .url, "openIn": .oneOf(["browser", "webview"])]),
         "chatWithUser": Shape(required: ["uid"], fields: ["uid": .id]),
         "chatWithGroup": Shape(required: ["guid"], fields: ["guid": .id]),
-        "sendMessage": Shape(required: ["text"], fields: ["text": .text(max: 4_000), "receiverUid": .id, "receiverGuid": .id],
-                             exactlyOne: ["receiverUid", "receiverGuid"]),
+        "sendMessage": Shape(
+            required: ["text"],
+            fields: ["text": .text(max: 4_000), "receiverUid": .id, "receiverGuid": .id],
+            exactlyOne: ["receiverUid", "receiverGuid"]
+        ),
         "copyToClipboard": Shape(required: ["value"], fields: ["value": .text(max: 4_000)]),
         "downloadFile": Shape(required: ["url"], fields: ["url": .url, "filename": .text(max: 255)]),
-        "initiateCall": Shape(required: ["callType"], fields: ["callType": .oneOf(["audio", "video"]), "uid": .id, "guid": .id],
-                              exactlyOne: ["uid", "guid"]),
-        "apiCall": Shape(required: ["url"], fields: ["url": .url, "method": .oneOf(["GET", "POST", "PUT", "PATCH", "DELETE"]), "headers": .headers, "body": .anything]),
+        "initiateCall": Shape(
+            required: ["callType"],
+            fields: ["callType": .oneOf(["audio", "video"]), "uid": .id, "guid": .id],
+            exactlyOne: ["uid", "guid"]
+        ),
+        "apiCall": Shape(
+            required: ["url"],
+            fields: ["url": .url, "method": .oneOf(["GET", "POST", "PUT", "PATCH", "DELETE"]), "headers": .headers, "body": .anything]
+        ),
         "customCallback": Shape(required: ["callbackId"], fields: ["callbackId": .id, "payload": .anything]),
     ]
 
-    static let styleShape = Shape(required: [], fields: ["background": .pair, "borderColor": .pair, "borderRadius": .number(min: 0, max: 100),
-                                                          "borderWidth": .number(min: 0, max: 20), "padding": .number(min: 0, max: 100)])
-    static let cardShape = Shape(required: ["version", "body", "fallbackText"],
-                                 fields: ["version": .oneOf(["1.0"]), "body": .elements(min: 1, max: 50), "style": .style, "fallbackText": .text(max: 2_000)])
+    static let styleShape = Shape(
+        required: [],
+        fields: [
+            "background": .pair, "borderColor": .pair, "borderRadius": .number(min: 0, max: 100),
+            "borderWidth": .number(min: 0, max: 20), "padding": .number(min: 0, max: 100),
+        ]
+    )
+    static let cardShape = Shape(
+        required: ["version", "body", "fallbackText"],
+        fields: ["version": .oneOf(["1.0"]), "body": .elements(min: 1, max: 50), "style": .style, "fallbackText": .text(max: 2_000)]
+    )
 
     /// The most elements a card may hold, nested ones included, and how deep they may nest.
     static let maxElements = 200
@@ -107,7 +163,7 @@ public enum CardValidator {
     struct Check {
         let template: Bool
         var problems: [CardProblem] = []
-        var ids: [String: String] = [:]   // id → where first seen
+        var ids: [String: String] = [:]  // id → where first seen
         var elements = 0
         var depth = 0
 
@@ -142,11 +198,17 @@ public enum CardValidator {
             switch rule {
             case .text(let min, let max):
                 guard case .string(let text) = value else { return report(pointer, "must be a string") }
-                if text.count < min || text.count > max { report(pointer, min > 0 ? "must be 1 to \(max) characters" : "must be at most \(max) characters") }
+                if text.count < min || text.count > max {
+                    report(pointer, min > 0 ? "must be 1 to \(max) characters" : "must be at most \(max) characters")
+                }
             case .id:
                 guard case .string(let text) = value else { return report(pointer, "must be a string") }
                 if isVariable(text) { return }
-                if text.isEmpty || text.count > 100 || !text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) }) {
+                if text.isEmpty || text.count > 100
+                    || !text.unicodeScalars.allSatisfy({
+                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0))
+                    })
+                {
                     report(pointer, "must be 1 to 100 letters, digits, _ . or -")
                 }
             case .url:
@@ -159,14 +221,20 @@ public enum CardValidator {
                 guard case .string(let text) = value else { return report(pointer, "must be a string") }
                 if isVariable(text) { return }
                 let hex = text.dropFirst()
-                if !text.hasPrefix("#") || ![6, 8].contains(hex.count) || !hex.allSatisfy(\.isHexDigit) { report(pointer, "must be a colour, #RRGGBB or #RRGGBBAA") }
+                if !text.hasPrefix("#") || ![6, 8].contains(hex.count) || !hex.allSatisfy(\.isHexDigit) {
+                    report(pointer, "must be a colour, #RRGGBB or #RRGGBBAA")
+                }
             case .pair:
                 guard case .object(let pair) = value else { return report(pointer, "must be {\"light\": colour, \"dark\": colour}") }
                 object(pair, Shape(required: ["light", "dark"], fields: ["light": .color, "dark": .color]), pointer)
             case .number(let min, let max, let exclusiveMin):
                 guard case .number(let number) = value else { return report(pointer, "must be a number") }
                 if number < min || (exclusiveMin && number == min) || number > max {
-                    report(pointer, exclusiveMin ? "must be more than \(format(min)) and at most \(format(max))" : "must be between \(format(min)) and \(format(max))")
+                    report(
+                        pointer,
+                        exclusiveMin
+                            ? "must be more than \(format(min)) and at most \(format(max))" : "must be between \(format(min)) and \(format(max))"
+                    )
                 }
             case .integer(let min, let max):
                 guard case .number(let number) = value, number.rounded() == number else { return report(pointer, "must be a whole number") }
@@ -174,7 +242,9 @@ public enum CardValidator {
             case .flag:
                 guard case .bool = value else { return report(pointer, "must be true or false") }
             case .oneOf(let allowed):
-                guard case .string(let text) = value, allowed.contains(text) else { return report(pointer, "must be one of \(allowed.joined(separator: ", "))") }
+                guard case .string(let text) = value, allowed.contains(text) else {
+                    return report(pointer, "must be one of \(allowed.joined(separator: ", "))")
+                }
             case .elements(let min, let max):
                 guard case .array(let items) = value else { return report(pointer, "must be an array of elements") }
                 if items.count < min || items.count > max { report(pointer, "must hold \(min) to \(max) elements") }
@@ -191,15 +261,26 @@ public enum CardValidator {
             case .tabs:
                 guard case .array(let tabs) = value, (1...10).contains(tabs.count) else { return report(pointer, "must hold 1 to 10 tabs") }
                 for (index, tab) in tabs.enumerated() {
-                    guard case .object(let tab) = tab else { report(pointer + "/\(index)", "must be a tab object"); continue }
-                    object(tab, Shape(required: ["title", "items"], fields: ["id": .id, "title": .text(max: 200), "items": .elements(min: 1, max: 50)]),
-                           pointer + "/\(index)")
+                    guard case .object(let tab) = tab else {
+                        report(pointer + "/\(index)", "must be a tab object")
+                        continue
+                    }
+                    object(
+                        tab,
+                        Shape(required: ["title", "items"], fields: ["id": .id, "title": .text(max: 200), "items": .elements(min: 1, max: 50)]),
+                        pointer + "/\(index)"
+                    )
                     if case .string(let id)? = tab["id"] { remember(id, pointer + "/\(index)/id") }
                 }
             case .headers:
-                guard case .object(let headers) = value, headers.count <= 20 else { return report(pointer, "must be an object of at most 20 string headers") }
+                guard case .object(let headers) = value, headers.count <= 20 else {
+                    return report(pointer, "must be an object of at most 20 string headers")
+                }
                 for (name, header) in headers {
-                    guard case .string = header else { report(pointer + "/" + escape(name), "must be a string"); continue }
+                    guard case .string = header else {
+                        report(pointer + "/" + escape(name), "must be a string")
+                        continue
+                    }
                 }
             case .anything:
                 break

@@ -26,7 +26,12 @@ extension FeedChannel {
     }
 
     public init(_ record: FeedSetupRecord) {
-        self.init(id: record.id, name: record.body["name"]?.stringValue ?? record.id, description: record.body["description"]?.stringValue,
-                  createdAt: record.createdAt, updatedAt: record.updatedAt)
+        self.init(
+            id: record.id,
+            name: record.body["name"]?.stringValue ?? record.id,
+            description: record.body["description"]?.stringValue,
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt
+        )
     }
 }

@@ -25,10 +25,27 @@ public struct FeedItem: Sendable, Equatable {
     public var pushDeliveredAt: Date?
     public var pushClickedAt: Date?
 
-    public init(id: String, appId: String, uid: String, campaignId: String? = nil, channelId: String? = nil, categoryId: String? = nil,
-                category: String? = nil, content: JSONValue, metadata: JSONObject = [:], tags: [String] = [], sender: String,
-                sentAt: Date, readAt: Date? = nil, deliveredAt: Date? = nil, pushNotificationId: String? = nil, pushTitle: String? = nil,
-                pushBody: String? = nil, pushDeliveredAt: Date? = nil, pushClickedAt: Date? = nil) {
+    public init(
+        id: String,
+        appId: String,
+        uid: String,
+        campaignId: String? = nil,
+        channelId: String? = nil,
+        categoryId: String? = nil,
+        category: String? = nil,
+        content: JSONValue,
+        metadata: JSONObject = [:],
+        tags: [String] = [],
+        sender: String,
+        sentAt: Date,
+        readAt: Date? = nil,
+        deliveredAt: Date? = nil,
+        pushNotificationId: String? = nil,
+        pushTitle: String? = nil,
+        pushBody: String? = nil,
+        pushDeliveredAt: Date? = nil,
+        pushClickedAt: Date? = nil
+    ) {
         self.id = id
         self.appId = appId
         self.uid = uid

@@ -17,9 +17,19 @@ public struct FeedItemSpec: Sendable, Equatable {
     public var campaignId: String?
     public var campaignName: String?
 
-    public init(card: JSONValue, data: JSONObject = [:], channelId: String? = nil, categoryId: String? = nil, category: String? = nil,
-                tags: [String] = [], metadata: JSONObject = [:], sender: String, push: CampaignPush? = nil, campaignId: String? = nil,
-                campaignName: String? = nil) {
+    public init(
+        card: JSONValue,
+        data: JSONObject = [:],
+        channelId: String? = nil,
+        categoryId: String? = nil,
+        category: String? = nil,
+        tags: [String] = [],
+        metadata: JSONObject = [:],
+        sender: String,
+        push: CampaignPush? = nil,
+        campaignId: String? = nil,
+        campaignName: String? = nil
+    ) {
         self.card = card
         self.data = data
         self.channelId = channelId

@@ -37,25 +37,48 @@ public struct FeedManagement: Sendable {
         try Validate.identifier(id, field: "id")
         try Validate.text(name, field: "name", maxLength: 200, required: true)
         try Validate.text(description, field: "description", maxLength: 1_000)
-        let record = try await put(appId: appId, FeedChannel(id: id, name: name, description: description, createdAt: .distantPast, updatedAt: .distantPast).record,
-                                   create: create)
+        let record = try await put(
+            appId: appId,
+            FeedChannel(id: id, name: name, description: description, createdAt: .distantPast, updatedAt: .distantPast).record,
+            create: create
+        )
         return FeedChannel(record)
     }
 
     public func putCategory(appId: String, id: String, label: String, create: Bool) async throws -> FeedCategory {
         try Validate.identifier(id, field: "id")
         try Validate.text(label, field: "label", maxLength: 100, required: true)
-        return FeedCategory(try await put(appId: appId, FeedCategory(id: id, label: label, createdAt: .distantPast, updatedAt: .distantPast).record,
-                                          create: create))
+        return FeedCategory(
+            try await put(
+                appId: appId,
+                FeedCategory(id: id, label: label, createdAt: .distantPast, updatedAt: .distantPast).record,
+                create: create
+            )
+        )
     }
 
-    public func putTemplate(appId: String, id: String, name: String, card: JSONValue, categoryId: String?, channelId: String?,
-                            create: Bool) async throws -> FeedTemplate {
+    public func putTemplate(
+        appId: String,
+        id: String,
+        name: String,
+        card: JSONValue,
+        categoryId: String?,
+        channelId: String?,
+        create: Bool
+    ) async throws -> FeedTemplate {
         try Validate.identifier(id, field: "id")
         try Validate.text(name, field: "name", maxLength: 200, required: true)
         try CardValidator.validate(card, at: "/card", template: true)
         try await requireFiling(appId: appId, categoryId: categoryId, channelId: channelId)
-        let template = FeedTemplate(id: id, name: name, card: card, categoryId: categoryId, channelId: channelId, createdAt: .distantPast, updatedAt: .distantPast)
+        let template = FeedTemplate(
+            id: id,
+            name: name,
+            card: card,
+            categoryId: categoryId,
+            channelId: channelId,
+            createdAt: .distantPast,
+            updatedAt: .distantPast
+        )
         return FeedTemplate(try await put(appId: appId, template.record, create: create))
     }
 
@@ -93,8 +116,17 @@ public struct FeedManagement: Sendable {
         public var sender: String?
         public var push: CampaignPush?
 
-        public init(card: JSONValue? = nil, templateId: String? = nil, data: JSONObject = [:], categoryId: String? = nil, channelId: String? = nil,
-                    tags: [String] = [], metadata: JSONObject = [:], sender: String? = nil, push: CampaignPush? = nil) {
+        public init(
+            card: JSONValue? = nil,
+            templateId: String? = nil,
+            data: JSONObject = [:],
+            categoryId: String? = nil,
+            channelId: String? = nil,
+            tags: [String] = [],
+            metadata: JSONObject = [:],
+            sender: String? = nil,
+            push: CampaignPush? = nil
+        ) {
             self.card = card
             self.templateId = templateId
             self.data = data
@@ -136,9 +168,19 @@ public struct FeedManagement: Sendable {
         try Validate.text(content.sender, field: "sender", maxLength: 100)
         try await requireFiling(appId: appId, categoryId: categoryId, channelId: channelId)
         let label = try await categoryId.asyncMap { try await feed.setupRecord(appId: appId, kind: .category, id: $0).map(FeedCategory.init)?.label }
-        return FeedItemSpec(card: card, data: content.data, channelId: channelId, categoryId: categoryId, category: label ?? nil, tags: content.tags,
-                            metadata: content.metadata, sender: content.sender ?? "app", push: content.push, campaignId: campaignId,
-                            campaignName: campaignName)
+        return FeedItemSpec(
+            card: card,
+            data: content.data,
+            channelId: channelId,
+            categoryId: categoryId,
+            category: label ?? nil,
+            tags: content.tags,
+            metadata: content.metadata,
+            sender: content.sender ?? "app",
+            push: content.push,
+            campaignId: campaignId,
+            campaignName: campaignName
+        )
     }
 
     /// Sends one item to each of `uids` (≤ 1,000); unknown users are reported, not sent to.

@@ -12,8 +12,14 @@ public struct FeedPublisher: Sendable {
     let realtime: any RealtimeDelivery
     let clock: any WallClock
 
-    public init(feed: any FeedRepository, directory: any RecipientDirectory, providers: any ProviderRepository, presence: any PresenceView,
-                realtime: any RealtimeDelivery, clock: any WallClock = SystemWallClock()) {
+    public init(
+        feed: any FeedRepository,
+        directory: any RecipientDirectory,
+        providers: any ProviderRepository,
+        presence: any PresenceView,
+        realtime: any RealtimeDelivery,
+        clock: any WallClock = SystemWallClock()
+    ) {
         self.feed = feed
         self.directory = directory
         self.providers = providers
@@ -42,14 +48,25 @@ public struct FeedPublisher: Sendable {
                 rejected[user.uid] = "\(problem.pointer) \(problem.message)"
                 continue
             }
-            items.append(FeedItem(
-                id: Identifier.timeOrdered(FeedItem.idPrefix, now: now), appId: appId, uid: user.uid, campaignId: spec.campaignId,
-                channelId: spec.channelId, categoryId: spec.categoryId, category: spec.category, content: card, metadata: spec.metadata,
-                tags: spec.tags, sender: spec.sender, sentAt: now,
-                pushNotificationId: spec.push == nil ? nil : Identifier.uuid(),
-                pushTitle: spec.push.map { TemplateRenderer.render($0.title, context) },
-                pushBody: spec.push.map { TemplateRenderer.render($0.body, context) }
-            ))
+            items.append(
+                FeedItem(
+                    id: Identifier.timeOrdered(FeedItem.idPrefix, now: now),
+                    appId: appId,
+                    uid: user.uid,
+                    campaignId: spec.campaignId,
+                    channelId: spec.channelId,
+                    categoryId: spec.categoryId,
+                    category: spec.category,
+                    content: card,
+                    metadata: spec.metadata,
+                    tags: spec.tags,
+                    sender: spec.sender,
+                    sentAt: now,
+                    pushNotificationId: spec.push == nil ? nil : Identifier.uuid(),
+                    pushTitle: spec.push.map { TemplateRenderer.render($0.title, context) },
+                    pushBody: spec.push.map { TemplateRenderer.render($0.body, context) }
+                )
+            )
         }
         let deliveries = try await pushes(appId: appId, items: items, push: spec.push, now: now)
         let stored = try await feed.insertFeedItems(items, deliveries: deliveries)
@@ -68,9 +85,22 @@ public struct FeedPublisher: Sendable {
         var deliveries: [Delivery] = []
         for item in items {
             for token in byUser[item.uid] ?? [] where token.kind != .apnsVoIP && allowed.contains(token.providerId) {
-                deliveries.append(Delivery(appId: appId, subject: .feedItem(item.id), uid: item.uid, target: .token(token.token),
-                                           sessionId: token.sessionId, providerId: token.providerId, platform: token.platform, route: .alert,
-                                           badge: push.badge, status: .pending, nextAttemptAt: now, createdAt: now))
+                deliveries.append(
+                    Delivery(
+                        appId: appId,
+                        subject: .feedItem(item.id),
+                        uid: item.uid,
+                        target: .token(token.token),
+                        sessionId: token.sessionId,
+                        providerId: token.providerId,
+                        platform: token.platform,
+                        route: .alert,
+                        badge: push.badge,
+                        status: .pending,
+                        nextAttemptAt: now,
+                        createdAt: now
+                    )
+                )
             }
         }
         return deliveries

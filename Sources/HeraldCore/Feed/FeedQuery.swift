@@ -18,8 +18,17 @@ public struct FeedQuery: Sendable, Equatable {
     public var dateFrom: Date?
     public var dateTo: Date?
 
-    public init(limit: Int = 20, cursor: String? = nil, readState: ReadState? = nil, category: String? = nil, categoryId: String? = nil,
-                channelId: String? = nil, tags: [String] = [], dateFrom: Date? = nil, dateTo: Date? = nil) {
+    public init(
+        limit: Int = 20,
+        cursor: String? = nil,
+        readState: ReadState? = nil,
+        category: String? = nil,
+        categoryId: String? = nil,
+        channelId: String? = nil,
+        tags: [String] = [],
+        dateFrom: Date? = nil,
+        dateTo: Date? = nil
+    ) {
         self.limit = limit
         self.cursor = cursor
         self.readState = readState

@@ -31,8 +31,14 @@ extension FeedTemplate {
     }
 
     public init(_ record: FeedSetupRecord) {
-        self.init(id: record.id, name: record.body["name"]?.stringValue ?? record.id, card: record.body["card"] ?? .object([:]),
-                  categoryId: record.body["categoryId"]?.stringValue, channelId: record.body["channelId"]?.stringValue,
-                  createdAt: record.createdAt, updatedAt: record.updatedAt)
+        self.init(
+            id: record.id,
+            name: record.body["name"]?.stringValue ?? record.id,
+            card: record.body["card"] ?? .object([:]),
+            categoryId: record.body["categoryId"]?.stringValue,
+            channelId: record.body["channelId"]?.stringValue,
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt
+        )
     }
 }

@@ -38,7 +38,9 @@ public struct UserFeed: Sendable {
     /// new unread count.
     public func mark(appId: String, uid: String, id: String, _ mark: FeedMark) async throws -> FeedItem {
         let now = clock.now()
-        guard let item = try await feed.markFeedItem(appId: appId, uid: uid, id: id, mark, at: now) else { throw HeraldError.notFound("feed item", id) }
+        guard let item = try await feed.markFeedItem(appId: appId, uid: uid, id: id, mark, at: now) else {
+            throw HeraldError.notFound("feed item", id)
+        }
         // Read just now (the first read keeps its time): the unread count changed.
         if mark == .read, item.readAt?.millisecondsSince1970 == now.millisecondsSince1970 {
             let count = try await feed.unreadFeedCount(appId: appId, uid: uid, categoryId: nil, category: nil)
@@ -56,7 +58,8 @@ public struct UserFeed: Sendable {
 
     /// A campaign push reached the device (`clicked: false`) or was tapped; idempotent.
     public func trackPush(appId: String, uid: String, pushNotificationId: String, clicked: Bool) async throws -> FeedItem {
-        guard let item = try await feed.markPush(appId: appId, uid: uid, pushNotificationId: pushNotificationId, clicked: clicked, at: clock.now()) else {
+        guard let item = try await feed.markPush(appId: appId, uid: uid, pushNotificationId: pushNotificationId, clicked: clicked, at: clock.now())
+        else {
             throw HeraldError.notFound("push notification", pushNotificationId)
         }
         return item

@@ -13,8 +13,13 @@ public struct EventIntake: Sendable {
 
     public static let maxBatch = 500
 
-    public init(events: any EventRepository, observer: any EngineObserver = SilentObserver(), clock: any WallClock = SystemWallClock(),
-                handOff: EventHandOff? = nil, claims: ClaimPolicy = .anonymous()) {
+    public init(
+        events: any EventRepository,
+        observer: any EngineObserver = SilentObserver(),
+        clock: any WallClock = SystemWallClock(),
+        handOff: EventHandOff? = nil,
+        claims: ClaimPolicy = .anonymous()
+    ) {
         self.events = events
         self.observer = observer
         self.clock = clock
@@ -30,7 +35,9 @@ public struct EventIntake: Sendable {
         var items: [(JSONValue, String)] = []
         if case .object(let object) = body, let list = object["events"] {
             guard case .array(let array) = list else { throw HeraldError.invalidField("events", "must be an array of events") }
-            guard !array.isEmpty, array.count <= Self.maxBatch else { throw HeraldError.invalidField("events", "must hold 1 to \(Self.maxBatch) events") }
+            guard !array.isEmpty, array.count <= Self.maxBatch else {
+                throw HeraldError.invalidField("events", "must hold 1 to \(Self.maxBatch) events")
+            }
             items = array.enumerated().map { ($0.element, "events[\($0.offset)]") }
         } else {
             items = [(body, "")]
@@ -43,8 +50,17 @@ public struct EventIntake: Sendable {
             if let clientId = event.clientId, !clientIds.insert(clientId).inserted {
                 throw HeraldError.invalidField(path.isEmpty ? "id" : path + ".id", "is used twice in this post")
             }
-            parsed.append(ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: event.clientId, receivedAt: now, body: event.body, posted: value,
-                                    traceParent: traceParent))
+            parsed.append(
+                ChatEvent(
+                    id: Identifier.timeOrdered("evt_"),
+                    appId: appId,
+                    clientId: event.clientId,
+                    receivedAt: now,
+                    body: event.body,
+                    posted: value,
+                    traceParent: traceParent
+                )
+            )
         }
         guard let handOff, handOff.reserve(parsed.count) else {
             let ids = try await insert(parsed, claim: nil, paths: items.map(\.1))
@@ -71,10 +87,13 @@ public struct EventIntake: Sendable {
             return try await events.insertEvents(parsed, claim: claim)
         } catch let conflict as EventIdConflict {
             let path = parsed.firstIndex { $0.clientId == conflict.clientId }.map { paths[$0] } ?? ""
-            throw HeraldError(.conflict, code: "event_id_conflict",
-                              "event id '\(conflict.clientId)' was already posted with a different body (stored as \(conflict.eventId)); "
-                                  + "post the same body to retry, or give this event a new id",
-                              details: ["field": path.isEmpty ? "id" : path + ".id", "id": conflict.clientId, "eventId": conflict.eventId])
+            throw HeraldError(
+                .conflict,
+                code: "event_id_conflict",
+                "event id '\(conflict.clientId)' was already posted with a different body (stored as \(conflict.eventId)); "
+                    + "post the same body to retry, or give this event a new id",
+                details: ["field": path.isEmpty ? "id" : path + ".id", "id": conflict.clientId, "eventId": conflict.eventId]
+            )
         }
     }
 }

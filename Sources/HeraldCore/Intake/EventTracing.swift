@@ -26,8 +26,13 @@ public enum EventTracing {
 
     /// A span of work already done, between two instants: the fan-out times its phases once for
     /// a whole batch and gives each event its part afterwards.
-    public static func span(_ name: String, context: ServiceContext, from start: DefaultTracerClock.Instant, to end: DefaultTracerClock.Instant,
-                            attributes: SpanAttributes) {
+    public static func span(
+        _ name: String,
+        context: ServiceContext,
+        from start: DefaultTracerClock.Instant,
+        to end: DefaultTracerClock.Instant,
+        attributes: SpanAttributes
+    ) {
         let span = InstrumentationSystem.tracer.startSpan(name, context: context, ofKind: .internal, at: start)
         span.attributes = attributes
         span.end(at: end)

@@ -11,7 +11,15 @@ public struct GroupInfo: Sendable, Equatable {
     public var owner: String?
     public var createdAt: Int
 
-    public init(guid: String, name: String, icon: String? = nil, type: String = "public", membersCount: Int = 0, owner: String? = nil, createdAt: Int = 0) {
+    public init(
+        guid: String,
+        name: String,
+        icon: String? = nil,
+        type: String = "public",
+        membersCount: Int = 0,
+        owner: String? = nil,
+        createdAt: Int = 0
+    ) {
         self.guid = guid
         self.name = name
         self.icon = icon
@@ -22,14 +30,22 @@ public struct GroupInfo: Sendable, Equatable {
     }
 
     public static func resolve(_ ref: GroupRef, synced: Group?) -> GroupInfo {
-        GroupInfo(guid: ref.guid, name: ref.name ?? synced?.name ?? ref.guid, icon: ref.icon ?? synced?.icon,
-                  type: ref.type ?? synced?.type.rawValue ?? "public", membersCount: ref.membersCount ?? synced?.membersCount ?? 0,
-                  owner: ref.owner ?? synced?.owner, createdAt: ref.createdAt ?? synced.map { Int($0.createdAt.timeIntervalSince1970) } ?? 0)
+        GroupInfo(
+            guid: ref.guid,
+            name: ref.name ?? synced?.name ?? ref.guid,
+            icon: ref.icon ?? synced?.icon,
+            type: ref.type ?? synced?.type.rawValue ?? "public",
+            membersCount: ref.membersCount ?? synced?.membersCount ?? 0,
+            owner: ref.owner ?? synced?.owner,
+            createdAt: ref.createdAt ?? synced.map { Int($0.createdAt.timeIntervalSince1970) } ?? 0
+        )
     }
 
     public var dictionary: JSONObject {
-        var object: JSONObject = ["guid": .string(guid), "name": .string(name), "type": .string(type),
-                                  "membersCount": .number(Double(membersCount)), "createdAt": .number(Double(createdAt)), "hasJoined": .bool(true)]
+        var object: JSONObject = [
+            "guid": .string(guid), "name": .string(name), "type": .string(type),
+            "membersCount": .number(Double(membersCount)), "createdAt": .number(Double(createdAt)), "hasJoined": .bool(true),
+        ]
         if let icon { object["icon"] = .string(icon) }
         if let owner { object["owner"] = .string(owner) }
         return object

@@ -6,7 +6,8 @@ import HeraldModels
 /// keys of the same form for what Kandy does not cover.
 public enum LocalizationKeys {
     public static func defaults(for event: ResolvedEvent) -> (titleKey: String?, titleArgs: [String]?, bodyKey: String?, bodyArgs: [String]?) {
-        let sender = event.sender.name, group = event.group?.name ?? ""
+        let sender = event.sender.name
+        let group = event.group?.name ?? ""
         switch event.event.body {
         case .message(let m):
             return m.receiverType == .group

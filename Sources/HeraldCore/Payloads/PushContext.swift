@@ -14,7 +14,15 @@ public struct PushContext: Sendable {
     /// The time the push is made (TTLs count from it).
     public var now: Date
 
-    public init(event: ResolvedEvent, text: RenderedText, settings: PushSettings, badge: Int? = nil, unread: Int? = nil, expiresAt: Date? = nil, now: Date) {
+    public init(
+        event: ResolvedEvent,
+        text: RenderedText,
+        settings: PushSettings,
+        badge: Int? = nil,
+        unread: Int? = nil,
+        expiresAt: Date? = nil,
+        now: Date
+    ) {
         self.event = event
         self.now = now
         self.text = text

@@ -13,7 +13,14 @@ extension PushPayloads {
         let aps = APS(alert: .text(title: title, body: body), badge: badge, mutableContent: true)
         switch platform.tokenKind.providerKind {
         case .apns:
-            return .apns(APNsPush(deviceToken: token, headers: APNsHeaders(.alert), aps: aps, fields: ["cometchat": .object(fields.mapValues(JSONValue.string))]))
+            return .apns(
+                APNsPush(
+                    deviceToken: token,
+                    headers: APNsHeaders(.alert),
+                    aps: aps,
+                    fields: ["cometchat": .object(fields.mapValues(JSONValue.string))]
+                )
+            )
         case .hms:
             return .hms(HMSPush(token: token, data: fields, title: title, body: body))
         case .fcm, .custom:
@@ -26,8 +33,10 @@ extension PushPayloads {
 
     /// The `cometchat` dictionary of a campaign push.
     public static func campaignFields(_ item: FeedItem) -> [String: String] {
-        var fields = ["type": "business_messaging", "appId": item.appId, "notificationId": item.id, "uid": item.uid,
-                      "sentAt": WireTimestamp.format(item.sentAt)]
+        var fields = [
+            "type": "business_messaging", "appId": item.appId, "notificationId": item.id, "uid": item.uid,
+            "sentAt": WireTimestamp.format(item.sentAt),
+        ]
         if let campaignId = item.campaignId { fields["campaignId"] = campaignId }
         if let pushId = item.pushNotificationId { fields["pushNotificationId"] = pushId }
         return fields

@@ -5,7 +5,13 @@ import HeraldModels
 /// inputs: the golden tests pin them.
 public enum PushPayloads {
     /// The push for one token.
-    public static func push(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderSettings) -> OutgoingPush {
+    public static func push(
+        _ context: PushContext,
+        token: String,
+        platform: PushPlatform,
+        route: PushRoute,
+        provider: ProviderSettings
+    ) -> OutgoingPush {
         switch platform.tokenKind.providerKind {
         case .apns: .apns(apns(context, token: token, route: route, provider: provider.apns))
         case .fcm: .fcm(fcm(context, token: token, platform: platform, route: route, provider: provider))
@@ -29,8 +35,12 @@ public enum PushPayloads {
         switch route {
         case .alert:
             let aps = alertAPS(context, contentAvailable: provider?.contentAvailable == true, mutableContent: provider?.mutableContent == true)
-            return APNsPush(deviceToken: token, headers: APNsHeaders(.alert, expiration: expiration, collapseId: context.event.collapseId),
-                            aps: aps, fields: fields)
+            return APNsPush(
+                deviceToken: token,
+                headers: APNsHeaders(.alert, expiration: expiration, collapseId: context.event.collapseId),
+                aps: aps,
+                fields: fields
+            )
         case .voip:
             return APNsPush(deviceToken: token, headers: APNsHeaders(.voip, expiration: expiration), aps: .empty, fields: fields)
         case .background:
@@ -42,8 +52,11 @@ public enum PushPayloads {
     /// conversation as `thread-id` so that iOS groups it.
     static func alertAPS(_ context: PushContext, contentAvailable: Bool, mutableContent: Bool) -> APS {
         APS(
-            alert: context.sendbird ? .plain(context.text.body) : alert(context), badge: context.shownBadge, sound: "default",
-            threadId: context.event.conversationId.isEmpty ? nil : context.event.conversationId, contentAvailable: contentAvailable,
+            alert: context.sendbird ? .plain(context.text.body) : alert(context),
+            badge: context.shownBadge,
+            sound: "default",
+            threadId: context.event.conversationId.isEmpty ? nil : context.event.conversationId,
+            contentAvailable: contentAvailable,
             mutableContent: mutableContent
         )
     }
@@ -52,8 +65,15 @@ public enum PushPayloads {
     static func alert(_ context: PushContext) -> APS.Alert {
         let text = context.text
         guard context.settings.localizationKeys, let titleKey = text.titleLocKey else { return .text(title: text.title, body: text.body) }
-        return .localized(.init(titleLocKey: titleKey, titleLocArgs: text.titleLocArgs ?? [], locKey: text.locKey, locArgs: text.locArgs ?? [],
-                                body: text.body))
+        return .localized(
+            .init(
+                titleLocKey: titleKey,
+                titleLocArgs: text.titleLocArgs ?? [],
+                locKey: text.locKey,
+                locArgs: text.locArgs ?? [],
+                body: text.body
+            )
+        )
     }
 
     // MARK: FCM
@@ -74,7 +94,11 @@ public enum PushPayloads {
                 push.webpush?.icon = context.event.sender.avatar
             }
         } else {
-            push.android = FCMPush.Android(collapseKey: collapse, ttlSeconds: context.ttlSeconds, notificationCount: visible ? context.shownBadge : nil)
+            push.android = FCMPush.Android(
+                collapseKey: collapse,
+                ttlSeconds: context.ttlSeconds,
+                notificationCount: visible ? context.shownBadge : nil
+            )
         }
         if iOSFCMPlatforms.contains(platform) {
             let kind: APNsPushKind = route == .background ? .background : .alert
@@ -99,8 +123,13 @@ public enum PushPayloads {
     public static func hms(_ context: PushContext, token: String, route: PushRoute, provider: ProviderSettings) -> HMSPush {
         let visible = provider.includesNotification && route != .background
         return HMSPush(
-            token: token, data: dataFields(context), title: visible ? context.text.title : nil, body: visible ? context.text.body : nil,
-            urgency: context.event.isCall ? .high : nil, category: context.event.isCall ? "VOIP" : nil, ttlSeconds: context.ttlSeconds
+            token: token,
+            data: dataFields(context),
+            title: visible ? context.text.title : nil,
+            body: visible ? context.text.body : nil,
+            urgency: context.event.isCall ? .high : nil,
+            category: context.event.isCall ? "VOIP" : nil,
+            ttlSeconds: context.ttlSeconds
         )
     }
 
@@ -114,8 +143,14 @@ public enum PushPayloads {
         case .apnsVoIP:
             return nil
         case .apnsDevice:
-            return .apns(APNsPush(deviceToken: device.token, headers: APNsHeaders(.background, expiration: APNsExpiration(expiresAt)), aps: .silent,
-                                  fields: fields.mapValues(JSONValue.string)))
+            return .apns(
+                APNsPush(
+                    deviceToken: device.token,
+                    headers: APNsHeaders(.background, expiration: APNsExpiration(expiresAt)),
+                    aps: .silent,
+                    fields: fields.mapValues(JSONValue.string)
+                )
+            )
         case .fcm:
             var push = FCMPush(token: device.token, data: fields)
             if device.platform != .fcmWeb { push.android = FCMPush.Android() }

@@ -10,7 +10,14 @@ public struct RenderedText: Sendable, Equatable {
     public var locKey: String?
     public var locArgs: [String]?
 
-    public init(title: String, body: String, titleLocKey: String? = nil, titleLocArgs: [String]? = nil, locKey: String? = nil, locArgs: [String]? = nil) {
+    public init(
+        title: String,
+        body: String,
+        titleLocKey: String? = nil,
+        titleLocArgs: [String]? = nil,
+        locKey: String? = nil,
+        locArgs: [String]? = nil
+    ) {
         self.title = title
         self.body = body
         self.titleLocKey = titleLocKey

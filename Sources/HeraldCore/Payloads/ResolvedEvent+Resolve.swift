@@ -30,21 +30,39 @@ extension ResolvedEvent {
         let user = { (ref: PersonRef) in UserInfo.resolve(ref, synced: users[ref.uid]) }
         switch event.body {
         case .message(let m):
-            return ResolvedEvent(event: event, app: app, sender: user(m.sender),
-                                 receiverUser: m.receiverType == .user ? user(m.receiverUser ?? PersonRef(uid: m.receiver)) : nil,
-                                 group: m.receiverType == .group ? GroupInfo.resolve(m.receiverGroup ?? GroupRef(guid: m.receiver), synced: group) : nil)
+            return ResolvedEvent(
+                event: event,
+                app: app,
+                sender: user(m.sender),
+                receiverUser: m.receiverType == .user ? user(m.receiverUser ?? PersonRef(uid: m.receiver)) : nil,
+                group: m.receiverType == .group ? GroupInfo.resolve(m.receiverGroup ?? GroupRef(guid: m.receiver), synced: group) : nil
+            )
         case .call(let c):
-            return ResolvedEvent(event: event, app: app, sender: user(c.sender),
-                                 receiverUser: c.receiverType == .user ? user(c.receiverUser ?? PersonRef(uid: c.receiver)) : nil,
-                                 group: c.receiverType == .group ? GroupInfo.resolve(c.receiverGroup ?? GroupRef(guid: c.receiver), synced: group) : nil)
+            return ResolvedEvent(
+                event: event,
+                app: app,
+                sender: user(c.sender),
+                receiverUser: c.receiverType == .user ? user(c.receiverUser ?? PersonRef(uid: c.receiver)) : nil,
+                group: c.receiverType == .group ? GroupInfo.resolve(c.receiverGroup ?? GroupRef(guid: c.receiver), synced: group) : nil
+            )
         case .reaction(let r):
             // CometChat: in a user conversation the receiver is the reactor (the conversation to open).
             let reactor = user(r.reactor)
-            return ResolvedEvent(event: event, app: app, sender: reactor, receiverUser: r.receiverType == .user ? reactor : nil,
-                                 group: r.group.map { GroupInfo.resolve($0, synced: group) })
+            return ResolvedEvent(
+                event: event,
+                app: app,
+                sender: reactor,
+                receiverUser: r.receiverType == .user ? reactor : nil,
+                group: r.group.map { GroupInfo.resolve($0, synced: group) }
+            )
         case .groupAction(let g):
-            return ResolvedEvent(event: event, app: app, sender: user(g.actor), group: GroupInfo.resolve(g.group, synced: group),
-                                 target: g.target.map(user))
+            return ResolvedEvent(
+                event: event,
+                app: app,
+                sender: user(g.actor),
+                group: GroupInfo.resolve(g.group, synced: group),
+                target: g.target.map(user)
+            )
         case .read(let r):
             return ResolvedEvent(event: event, app: app, sender: user(PersonRef(uid: r.uid)))
         case .session(let s):

@@ -99,7 +99,8 @@ public struct ResolvedEvent: Sendable {
     /// "Andrew Joseph has left", "Andrew Joseph added George Alan", …
     public var actionText: String {
         guard case .groupAction(let g) = event.body else { return "" }
-        let actor = sender.name, target = self.target?.name ?? ""
+        let actor = sender.name
+        let target = self.target?.name ?? ""
         switch g.action {
         case .joined: return "\(actor) has joined"
         case .left: return "\(actor) has left"

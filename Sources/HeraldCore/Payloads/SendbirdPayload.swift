@@ -41,9 +41,13 @@ public enum SendbirdPayload {
             object["custom_type"] = .string(m.category == "custom" ? m.type : "")
             if case .number(let number) = m.id { object["message_id"] = .number(number) } else { object["message_id"] = .string(m.idText) }
             if let url = m.data?["url"], case .string = url { object["files"] = .array([.object(["url": url])]) }
-            object["mentioned_users"] = .array(m.mentions.map { uid in
-                .object(["user_id": .string(uid), "nickname": .string(uid), "profile_url": .string(""), "require_auth_for_profile_image": .bool(false)])
-            })
+            object["mentioned_users"] = .array(
+                m.mentions.map { uid in
+                    .object([
+                        "user_id": .string(uid), "nickname": .string(uid), "profile_url": .string(""), "require_auth_for_profile_image": .bool(false),
+                    ])
+                }
+            )
         default:
             object["type"] = .string("ADMM")
             object["message"] = .string(context.text.body)

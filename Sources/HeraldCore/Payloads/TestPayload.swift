@@ -5,8 +5,17 @@ import HeraldModels
 /// provider and token kind with the credential's toggles (CometChat: include notification key,
 /// content-available, mutable-content).
 public enum TestPayload {
-    public static func build(settings: ProviderSettings, tokenKind: PushTokenKind?, token: String, uid: String, app: App, title: String, body: String,
-                             data: [String: String], at date: Date) -> OutgoingPush {
+    public static func build(
+        settings: ProviderSettings,
+        tokenKind: PushTokenKind?,
+        token: String,
+        uid: String,
+        app: App,
+        title: String,
+        body: String,
+        data: [String: String],
+        at date: Date
+    ) -> OutgoingPush {
         switch settings {
         case .apns(let apns):
             var fields: JSONObject = data.mapValues { .string($0) }
@@ -15,7 +24,12 @@ public enum TestPayload {
                 fields["body"] = .string(body)
                 return .apns(APNsPush(deviceToken: token, headers: APNsHeaders(.voip), aps: .empty, fields: fields))
             }
-            let aps = APS(alert: .text(title: title, body: body), sound: "default", contentAvailable: apns.contentAvailable, mutableContent: apns.mutableContent)
+            let aps = APS(
+                alert: .text(title: title, body: body),
+                sound: "default",
+                contentAvailable: apns.contentAvailable,
+                mutableContent: apns.mutableContent
+            )
             return .apns(APNsPush(deviceToken: token, headers: APNsHeaders(.alert), aps: aps, fields: fields))
         case .fcm, .hms:
             var fields = data

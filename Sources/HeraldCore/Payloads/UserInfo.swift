@@ -21,13 +21,21 @@ public struct UserInfo: Sendable, Equatable {
 
     /// The synced user, with what the event said inline winning.
     public static func resolve(_ ref: PersonRef, synced: User?) -> UserInfo {
-        UserInfo(uid: ref.uid, name: ref.name ?? synced?.name ?? ref.uid, avatar: ref.avatar ?? synced?.avatar,
-                 status: ref.status ?? "offline", role: ref.role ?? "default", lastActiveAt: ref.lastActiveAt ?? 0)
+        UserInfo(
+            uid: ref.uid,
+            name: ref.name ?? synced?.name ?? ref.uid,
+            avatar: ref.avatar ?? synced?.avatar,
+            status: ref.status ?? "offline",
+            role: ref.role ?? "default",
+            lastActiveAt: ref.lastActiveAt ?? 0
+        )
     }
 
     public var dictionary: JSONObject {
-        var object: JSONObject = ["uid": .string(uid), "name": .string(name), "status": .string(status), "role": .string(role),
-                                  "lastActiveAt": .number(Double(lastActiveAt))]
+        var object: JSONObject = [
+            "uid": .string(uid), "name": .string(name), "status": .string(status), "role": .string(role),
+            "lastActiveAt": .number(Double(lastActiveAt)),
+        ]
         if let avatar { object["avatar"] = .string(avatar) }
         return object
     }

@@ -22,14 +22,20 @@ public struct PreferenceManagement: Sendable {
         let now = clock.now()
         return EffectivePreferences(
             events: Dictionary(uniqueKeysWithValues: EventKind.notifiable.map { ($0, merged.allows($0)) }),
-            groupMentionsOnly: merged.groupMentionsOnly ?? false, doNotDisturb: merged.doNotDisturb,
+            groupMentionsOnly: merged.groupMentionsOnly ?? false,
+            doNotDisturb: merged.doNotDisturb,
             mutes: try await preferences.mutes(appId: appId, uid: uid).filter { $0.isActive(at: now) }
         )
     }
 
     /// Merges a change into the user's own preferences (an event type given replaces only itself).
-    public func update(appId: String, uid: String, events: [EventKind: Bool]?, groupMentionsOnly: Bool?,
-                       doNotDisturb: NotificationPreferences.DoNotDisturb?) async throws -> EffectivePreferences {
+    public func update(
+        appId: String,
+        uid: String,
+        events: [EventKind: Bool]?,
+        groupMentionsOnly: Bool?,
+        doNotDisturb: NotificationPreferences.DoNotDisturb?
+    ) async throws -> EffectivePreferences {
         var own = try await preferences.preferences(appId: appId, uids: [uid])[uid] ?? .init()
         if let events { own.events = (own.events ?? [:]).merging(events) { $1 } }
         if let groupMentionsOnly { own.groupMentionsOnly = groupMentionsOnly }

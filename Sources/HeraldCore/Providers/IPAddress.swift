@@ -18,18 +18,18 @@ public struct IPAddress: Sendable, Equatable {
     public var isPubliclyRoutable: Bool {
         if bytes.count == 4 { return Self.isPublicV4(bytes) }
         let b = bytes
-        if b.allSatisfy({ $0 == 0 }) { return false }                           // ::
-        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return false }    // ::1
-        if b[0] & 0xFE == 0xFC { return false }                                // fc00::/7 unique local
-        if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return false }                // fe80::/10 link-local
-        if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return false }                // fec0::/10 site-local
-        if b[0] == 0xFF { return false }                                       // multicast
-        if b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8 { return false } // documentation
-        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {         // ::ffff:a.b.c.d
+        if b.allSatisfy({ $0 == 0 }) { return false }  // ::
+        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return false }  // ::1
+        if b[0] & 0xFE == 0xFC { return false }  // fc00::/7 unique local
+        if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return false }  // fe80::/10 link-local
+        if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return false }  // fec0::/10 site-local
+        if b[0] == 0xFF { return false }  // multicast
+        if b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8 { return false }  // documentation
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {  // ::ffff:a.b.c.d
             return Self.isPublicV4(Array(b[12..<16]))
         }
-        if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.isPublicV4(Array(b[12..<16])) } // ::a.b.c.d
-        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B && b[4..<12].allSatisfy({ $0 == 0 }) { // NAT64
+        if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.isPublicV4(Array(b[12..<16])) }  // ::a.b.c.d
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B && b[4..<12].allSatisfy({ $0 == 0 }) {  // NAT64
             return Self.isPublicV4(Array(b[12..<16]))
         }
         return true
@@ -38,15 +38,15 @@ public struct IPAddress: Sendable, Equatable {
     static func isPublicV4(_ b: [UInt8]) -> Bool {
         switch (b[0], b[1]) {
         case (0, _), (10, _), (127, _): return false
-        case (100, 64...127): return false          // carrier-grade NAT
-        case (169, 254): return false               // link-local, cloud metadata
+        case (100, 64...127): return false  // carrier-grade NAT
+        case (169, 254): return false  // link-local, cloud metadata
         case (172, 16...31): return false
         case (192, 168): return false
         case (192, 0) where b[2] == 0 || b[2] == 2: return false
-        case (198, 18...19): return false           // benchmarking
+        case (198, 18...19): return false  // benchmarking
         case (198, 51) where b[2] == 100: return false
         case (203, 0) where b[2] == 113: return false
-        case (224...255, _): return false           // multicast, reserved, broadcast
+        case (224...255, _): return false  // multicast, reserved, broadcast
         default: return true
         }
     }
@@ -102,6 +102,6 @@ public struct IPAddress: Sendable, Equatable {
     }
 }
 
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -48,28 +48,42 @@ extension ProviderConfig: Codable {
         let flat = try Flat(from: decoder)
         func required<T>(_ value: T?, _ field: String) throws -> T {
             guard let value else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a \(flat.kind.rawValue) provider has no \(field)"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "a \(flat.kind.rawValue) provider has no \(field)")
+                )
             }
             return value
         }
         let settings: ProviderSettings
         switch flat.kind {
         case .fcm:
-            settings = .fcm(FCMSettings(
-                projectId: try required(flat.projectId, "projectId"), clientEmail: try required(flat.clientEmail, "clientEmail"),
-                privateKeyId: flat.privateKeyId, includeNotificationKey: flat.includeNotificationKey ?? false
-            ))
+            settings = .fcm(
+                FCMSettings(
+                    projectId: try required(flat.projectId, "projectId"),
+                    clientEmail: try required(flat.clientEmail, "clientEmail"),
+                    privateKeyId: flat.privateKeyId,
+                    includeNotificationKey: flat.includeNotificationKey ?? false
+                )
+            )
         case .apns:
             let auth: APNsSettings.Auth
             switch flat.auth ?? .token {
             case .token: auth = .token(keyId: try required(flat.keyId, "keyId"), teamId: try required(flat.teamId, "teamId"))
             case .certificate:
-                auth = .certificate(subject: flat.certificateSubject ?? "", expiresAt: try required(flat.certificateExpiresAt, "certificateExpiresAt"))
+                auth = .certificate(
+                    subject: flat.certificateSubject ?? "",
+                    expiresAt: try required(flat.certificateExpiresAt, "certificateExpiresAt")
+                )
             }
-            settings = .apns(APNsSettings(
-                auth: auth, bundleId: try required(flat.bundleId, "bundleId"), production: flat.production ?? false,
-                contentAvailable: flat.contentAvailable ?? false, mutableContent: flat.mutableContent ?? false
-            ))
+            settings = .apns(
+                APNsSettings(
+                    auth: auth,
+                    bundleId: try required(flat.bundleId, "bundleId"),
+                    production: flat.production ?? false,
+                    contentAvailable: flat.contentAvailable ?? false,
+                    mutableContent: flat.mutableContent ?? false
+                )
+            )
         case .custom:
             settings = .webhook(WebhookSettings(url: try required(flat.url, "url"), basicAuthUsername: flat.basicAuthUsername))
         case .hms:

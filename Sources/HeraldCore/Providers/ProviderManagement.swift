@@ -12,8 +12,11 @@ public struct ProviderManagement: Sendable {
     let clock: any WallClock
 
     public init(
-        providers: any ProviderRepository, inspector: any CredentialInspector, box: any SecretBox,
-        webhookPolicy: WebhookURLPolicy, clock: any WallClock = SystemWallClock()
+        providers: any ProviderRepository,
+        inspector: any CredentialInspector,
+        box: any SecretBox,
+        webhookPolicy: WebhookURLPolicy,
+        clock: any WallClock = SystemWallClock()
     ) {
         self.providers = providers
         self.inspector = inspector
@@ -33,8 +36,12 @@ public struct ProviderManagement: Sendable {
         let config = try await configure(input, kind: kind, existing: nil, secret: &secret)
         let now = clock.now()
         let credential = ProviderCredential(
-            appId: appId, providerId: providerId, config: config,
-            sealedSecret: try seal(secret, appId: appId, providerId: providerId), createdAt: now, updatedAt: now
+            appId: appId,
+            providerId: providerId,
+            config: config,
+            sealedSecret: try seal(secret, appId: appId, providerId: providerId),
+            createdAt: now,
+            updatedAt: now
         )
         guard try await providers.insertProvider(credential) else {
             throw HeraldError(.conflict, code: "provider_exists", "a provider '\(providerId)' already exists", details: ["providerId": providerId])
@@ -79,7 +86,8 @@ public struct ProviderManagement: Sendable {
             throw HeraldError.notFound("provider", providerId)
         case .inUse(let tokens):
             throw HeraldError(
-                .conflict, code: "provider_in_use",
+                .conflict,
+                code: "provider_in_use",
                 "\(tokens) push token(s) still use provider '\(providerId)'; delete with ?force=true to remove them too",
                 details: ["providerId": providerId, "tokens": String(tokens)]
             )
@@ -105,7 +113,12 @@ public struct ProviderManagement: Sendable {
 
     /// The configuration after `input`: the kind's settings made anew from the input over the
     /// existing ones, checked; the secret's fields of the kind replaced where given.
-    private func configure(_ input: ProviderInput, kind: ProviderKind, existing: ProviderConfig?, secret: inout ProviderSecret) async throws -> ProviderConfig {
+    private func configure(
+        _ input: ProviderInput,
+        kind: ProviderKind,
+        existing: ProviderConfig?,
+        secret: inout ProviderSecret
+    ) async throws -> ProviderConfig {
         try rejectForeignFields(input, kind: kind)
         let settings: ProviderSettings
         switch kind {
@@ -163,7 +176,9 @@ public struct ProviderManagement: Sendable {
         if let bundleId = input.bundleId, !Self.isBundleId(bundleId) {
             throw HeraldError.invalidField("bundleId", "must be a bundle identifier such as com.acme.app")
         }
-        guard let bundleId = input.bundleId ?? existing?.bundleId else { throw HeraldError.invalidField("bundleId", "is required for an apns provider") }
+        guard let bundleId = input.bundleId ?? existing?.bundleId else {
+            throw HeraldError.invalidField("bundleId", "is required for an apns provider")
+        }
         let kept = existing?.auth.kind == auth ? existing?.auth : nil
         let authentication: APNsSettings.Auth
         switch auth {
@@ -171,7 +186,9 @@ public struct ProviderManagement: Sendable {
         case .certificate: authentication = try certificateAuth(input, kept: kept, &secret)
         }
         return APNsSettings(
-            auth: authentication, bundleId: bundleId, production: input.production ?? existing?.production ?? false,
+            auth: authentication,
+            bundleId: bundleId,
+            production: input.production ?? existing?.production ?? false,
             contentAvailable: input.contentAvailable ?? existing?.contentAvailable ?? false,
             mutableContent: input.mutableContent ?? existing?.mutableContent ?? false
         )
@@ -224,7 +241,11 @@ public struct ProviderManagement: Sendable {
         return .certificate(subject: facts.subject, expiresAt: facts.notValidAfter)
     }
 
-    private func configureWebhook(_ input: ProviderInput, _ existing: WebhookSettings?, _ secret: inout ProviderSecret) async throws -> WebhookSettings {
+    private func configureWebhook(
+        _ input: ProviderInput,
+        _ existing: WebhookSettings?,
+        _ secret: inout ProviderSecret
+    ) async throws -> WebhookSettings {
         if let url = input.url { try await webhookPolicy.check(url) }
         guard let url = input.url ?? existing?.url else { throw HeraldError.invalidField("url", "is required for a custom provider") }
         var settings = WebhookSettings(url: url, basicAuthUsername: existing?.basicAuthUsername)
@@ -280,8 +301,9 @@ public struct ProviderManagement: Sendable {
 
     static func isBundleId(_ value: String) -> Bool {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        return value.count <= 155 && parts.count >= 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" }
-        }
+        return value.count <= 155 && parts.count >= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" }
+            }
     }
 }

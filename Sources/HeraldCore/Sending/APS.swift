@@ -39,8 +39,14 @@ public struct APS: Sendable, Equatable {
     /// Lets a Notification Service Extension change the notification.
     public var mutableContent: Bool
 
-    public init(alert: Alert? = nil, badge: Int? = nil, sound: String? = nil, threadId: String? = nil, contentAvailable: Bool = false,
-                mutableContent: Bool = false) {
+    public init(
+        alert: Alert? = nil,
+        badge: Int? = nil,
+        sound: String? = nil,
+        threadId: String? = nil,
+        contentAvailable: Bool = false,
+        mutableContent: Bool = false
+    ) {
         self.alert = alert
         self.badge = badge
         self.sound = sound

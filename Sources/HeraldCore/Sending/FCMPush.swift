@@ -64,8 +64,14 @@ public struct FCMPush: Sendable, Equatable {
     public var apns: APNs?
     public var webpush: WebPush?
 
-    public init(token: String, data: [String: String] = [:], notification: Notification? = nil, android: Android? = nil, apns: APNs? = nil,
-                webpush: WebPush? = nil) {
+    public init(
+        token: String,
+        data: [String: String] = [:],
+        notification: Notification? = nil,
+        android: Android? = nil,
+        apns: APNs? = nil,
+        webpush: WebPush? = nil
+    ) {
         self.token = token
         self.data = data
         self.notification = notification

@@ -22,8 +22,15 @@ public struct HMSPush: Sendable, Equatable {
     /// Seconds the message may wait for an offline device.
     public var ttlSeconds: Int?
 
-    public init(token: String, data: [String: String] = [:], title: String? = nil, body: String? = nil, urgency: Urgency? = nil,
-                category: String? = nil, ttlSeconds: Int? = nil) {
+    public init(
+        token: String,
+        data: [String: String] = [:],
+        title: String? = nil,
+        body: String? = nil,
+        urgency: Urgency? = nil,
+        category: String? = nil,
+        ttlSeconds: Int? = nil
+    ) {
         self.token = token
         self.data = data
         self.title = title

@@ -11,7 +11,8 @@ public struct PushResult: Sendable, Equatable {
     public var providerMessageId: String?
     public var latency: Duration
 
-    public init(outcome: PushOutcome, providerStatus: Int? = nil, reason: String? = nil, providerMessageId: String? = nil, latency: Duration = .zero) {
+    public init(outcome: PushOutcome, providerStatus: Int? = nil, reason: String? = nil, providerMessageId: String? = nil, latency: Duration = .zero)
+    {
         self.outcome = outcome
         self.providerStatus = providerStatus
         self.reason = reason

@@ -10,7 +10,14 @@ public struct TestPushInput: Sendable {
     public var body: String
     public var data: [String: String]
 
-    public init(pushToken: String? = nil, platform: String? = nil, uid: String? = nil, title: String = "Herald test", body: String = "It works.", data: [String: String] = [:]) {
+    public init(
+        pushToken: String? = nil,
+        platform: String? = nil,
+        uid: String? = nil,
+        title: String = "Herald test",
+        body: String = "It works.",
+        data: [String: String] = [:]
+    ) {
         self.pushToken = pushToken
         self.platform = platform
         self.uid = uid

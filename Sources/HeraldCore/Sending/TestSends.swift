@@ -11,8 +11,14 @@ public struct TestSends: Sendable {
     let gateway: any PushGateway
     let clock: any WallClock
 
-    public init(apps: any AppRepository, users: any UserRepository, providers: any ProviderRepository, tokens: any PushTokenRepository,
-                gateway: any PushGateway, clock: any WallClock = SystemWallClock()) {
+    public init(
+        apps: any AppRepository,
+        users: any UserRepository,
+        providers: any ProviderRepository,
+        tokens: any PushTokenRepository,
+        gateway: any PushGateway,
+        clock: any WallClock = SystemWallClock()
+    ) {
         self.apps = apps
         self.users = users
         self.providers = providers
@@ -29,14 +35,36 @@ public struct TestSends: Sendable {
         }
         if credential.kind == .custom {
             let uid = input.uid ?? "herald-test"
-            let push = TestPayload.build(settings: credential.config.settings, tokenKind: nil, token: "", uid: uid, app: app,
-                                         title: input.title, body: input.body, data: input.data, at: clock.now())
-            return TestSendVerdict(providerId: providerId, pushToken: nil, platform: nil, result: await gateway.send(push, credential: credential), pruned: false)
+            let push = TestPayload.build(
+                settings: credential.config.settings,
+                tokenKind: nil,
+                token: "",
+                uid: uid,
+                app: app,
+                title: input.title,
+                body: input.body,
+                data: input.data,
+                at: clock.now()
+            )
+            return TestSendVerdict(
+                providerId: providerId,
+                pushToken: nil,
+                platform: nil,
+                result: await gateway.send(push, credential: credential),
+                pruned: false
+            )
         }
-        guard let platformText = input.platform else { throw HeraldError.invalidField("platform", "is required for an \(credential.kind.rawValue) provider") }
-        guard let platform = PushPlatform(parsing: platformText) else { throw HeraldError.invalidField("platform", "'\(platformText)' is not a platform") }
+        guard let platformText = input.platform else {
+            throw HeraldError.invalidField("platform", "is required for an \(credential.kind.rawValue) provider")
+        }
+        guard let platform = PushPlatform(parsing: platformText) else {
+            throw HeraldError.invalidField("platform", "'\(platformText)' is not a platform")
+        }
         guard platform.tokenKind.providerKind == credential.kind else {
-            throw HeraldError.invalidField("platform", "\(platform.rawValue) needs an \(platform.tokenKind.providerKind.rawValue) provider; '\(providerId)' is \(credential.kind.rawValue)")
+            throw HeraldError.invalidField(
+                "platform",
+                "\(platform.rawValue) needs an \(platform.tokenKind.providerKind.rawValue) provider; '\(providerId)' is \(credential.kind.rawValue)"
+            )
         }
         guard let rawToken = input.pushToken else { throw HeraldError.invalidField("pushToken", "is required") }
         let token = try PushTokenFormat.normalise(rawToken, kind: platform.tokenKind)
@@ -58,10 +86,24 @@ public struct TestSends: Sendable {
             }
             for credential in credentials.values where credential.kind == .custom && credential.config.enabled {
                 group.addTask {
-                    let push = TestPayload.build(settings: credential.config.settings, tokenKind: nil, token: "", uid: uid, app: app,
-                                                 title: input.title, body: input.body, data: input.data, at: now)
-                    return TestSendVerdict(providerId: credential.providerId, pushToken: nil, platform: nil,
-                                           result: await gateway.send(push, credential: credential), pruned: false)
+                    let push = TestPayload.build(
+                        settings: credential.config.settings,
+                        tokenKind: nil,
+                        token: "",
+                        uid: uid,
+                        app: app,
+                        title: input.title,
+                        body: input.body,
+                        data: input.data,
+                        at: now
+                    )
+                    return TestSendVerdict(
+                        providerId: credential.providerId,
+                        pushToken: nil,
+                        platform: nil,
+                        result: await gateway.send(push, credential: credential),
+                        pruned: false
+                    )
                 }
             }
             var verdicts: [TestSendVerdict] = []
@@ -70,14 +112,37 @@ public struct TestSends: Sendable {
         }
     }
 
-    private func send(app: App, credential: ProviderCredential, token: String, platform: PushPlatform, uid: String, input: TestPushInput) async -> TestSendVerdict {
-        let push = TestPayload.build(settings: credential.config.settings, tokenKind: platform.tokenKind, token: token, uid: uid, app: app,
-                                     title: input.title, body: input.body, data: input.data, at: clock.now())
+    private func send(
+        app: App,
+        credential: ProviderCredential,
+        token: String,
+        platform: PushPlatform,
+        uid: String,
+        input: TestPushInput
+    ) async -> TestSendVerdict {
+        let push = TestPayload.build(
+            settings: credential.config.settings,
+            tokenKind: platform.tokenKind,
+            token: token,
+            uid: uid,
+            app: app,
+            title: input.title,
+            body: input.body,
+            data: input.data,
+            at: clock.now()
+        )
         let result = await gateway.send(push, credential: credential)
         var pruned = false
         if case .tokenInvalid(let since, let hint) = result.outcome {
-            pruned = (try? await tokens.prune(appId: app.id, token: token, reason: result.reason ?? "invalid", hint: hint,
-                                              invalidSince: since, at: clock.now())) ?? false
+            pruned =
+                (try? await tokens.prune(
+                    appId: app.id,
+                    token: token,
+                    reason: result.reason ?? "invalid",
+                    hint: hint,
+                    invalidSince: since,
+                    at: clock.now()
+                )) ?? false
         }
         return TestSendVerdict(providerId: credential.providerId, pushToken: token, platform: platform, result: result, pruned: pruned)
     }

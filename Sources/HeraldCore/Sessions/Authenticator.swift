@@ -31,8 +31,9 @@ public struct Authenticator: Sendable {
             return .admin(appId: key.owner)
         }
         if bearer.hasPrefix(SessionManagement.authTokenPrefix),
-           let session = Self.match(hash, in: try await sessions.sessions(tokenHashPrefix: prefix))?.owner,
-           !session.isExpired(at: clock.now()) {
+            let session = Self.match(hash, in: try await sessions.sessions(tokenHashPrefix: prefix))?.owner,
+            !session.isExpired(at: clock.now())
+        {
             return .user(session)
         }
         throw HeraldError.unauthorized("the auth token is not valid or has expired")

@@ -24,8 +24,12 @@ public struct SessionManagement: Sendable {
         }
         guard try await users.user(appId: appId, uid: uid) != nil else { throw HeraldError.notFound("user", uid) }
         let session = Session(
-            id: "ses_" + Identifier.hex(bytes: 10), appId: appId, uid: uid, deviceName: deviceName,
-            createdAt: now, expiresAt: expiresAt
+            id: "ses_" + Identifier.hex(bytes: 10),
+            appId: appId,
+            uid: uid,
+            deviceName: deviceName,
+            createdAt: now,
+            expiresAt: expiresAt
         )
         let token = Self.authTokenPrefix + Identifier.random(43)
         try await sessions.createSession(session, tokenHash: hasher.hash(token))

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Random identifiers and bearer secrets, from the system's cryptographic generator.
 public enum Identifier {
     private static let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -30,7 +31,8 @@ public enum Identifier {
     /// every one on Linux; this asks the system's generator for sixteen bytes.
     public static func uuid() -> String {
         var generator = SystemRandomNumberGenerator()
-        var high: UInt64 = generator.next(), low: UInt64 = generator.next()
+        var high: UInt64 = generator.next()
+        var low: UInt64 = generator.next()
         high = (high & ~0xF000) | 0x4000  // version 4
         low = (low & ~(0xC000_0000_0000_0000 as UInt64)) | 0x8000_0000_0000_0000  // the RFC 4122 variant
         let text = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)

@@ -17,8 +17,18 @@ public struct PushTemplate: Codable, Sendable, Equatable {
     public var bodyLocArgs: [String]?
     public var updatedAt: Date?
 
-    public init(eventType: EventKind, receiverType: ReceiverType, locale: String = "default", title: String, body: String,
-                titleLocKey: String? = nil, titleLocArgs: [String]? = nil, bodyLocKey: String? = nil, bodyLocArgs: [String]? = nil, updatedAt: Date? = nil) {
+    public init(
+        eventType: EventKind,
+        receiverType: ReceiverType,
+        locale: String = "default",
+        title: String,
+        body: String,
+        titleLocKey: String? = nil,
+        titleLocArgs: [String]? = nil,
+        bodyLocKey: String? = nil,
+        bodyLocArgs: [String]? = nil,
+        updatedAt: Date? = nil
+    ) {
         self.eventType = eventType
         self.receiverType = receiverType
         self.locale = locale
@@ -32,28 +42,43 @@ public struct PushTemplate: Codable, Sendable, Equatable {
     }
 
     /// The roots a template may name.
-    public static let variables = ["sender", "receiver", "group", "message", "reaction", "callType", "callAction", "actor", "target",
-                                   "action", "actionText", "conversationId", "app", "recipient"]
+    public static let variables = [
+        "sender", "receiver", "group", "message", "reaction", "callType", "callAction", "actor", "target",
+        "action", "actionText", "conversationId", "app", "recipient",
+    ]
 
     /// The documented texts (CometChat's): a user message is titled with the sender and shows the text; a group
     /// message is titled with the group and shows "Sender: text"; a call says AUDIO CALL or VIDEO
     /// CALL; a reaction says "Reacted to your message: 😎"; a group action "Andrew Joseph has left".
     /// In the Sendbird format a message's body is "Sender: text" (Sendbird's alert).
-    public static func builtIn(_ eventType: EventKind, _ receiverType: ReceiverType, format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate {
+    public static func builtIn(_ eventType: EventKind, _ receiverType: ReceiverType, format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate
+    {
         let group = receiverType == .group
         switch eventType {
         case .call:
-            return PushTemplate(eventType: eventType, receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
-                                body: group ? "{{sender.name}}: {{uppercased(callType)}} CALL" : "{{uppercased(callType)}} CALL")
+            return PushTemplate(
+                eventType: eventType,
+                receiverType: receiverType,
+                title: group ? "{{group.name}}" : "{{sender.name}}",
+                body: group ? "{{sender.name}}: {{uppercased(callType)}} CALL" : "{{uppercased(callType)}} CALL"
+            )
         case .reaction:
-            return PushTemplate(eventType: eventType, receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
-                                body: group ? "{{sender.name}} reacted to your message: {{reaction}}" : "Reacted to your message: {{reaction}}")
+            return PushTemplate(
+                eventType: eventType,
+                receiverType: receiverType,
+                title: group ? "{{group.name}}" : "{{sender.name}}",
+                body: group ? "{{sender.name}} reacted to your message: {{reaction}}" : "Reacted to your message: {{reaction}}"
+            )
         case .groupAction:
             return PushTemplate(eventType: eventType, receiverType: .group, title: "{{group.name}}", body: "{{actionText}}")
         default:
             if group || format == .sendbird {
-                return PushTemplate(eventType: .message, receiverType: receiverType, title: group ? "{{group.name}}" : "{{sender.name}}",
-                                    body: "{{sender.name}}: {{message.preview}}")
+                return PushTemplate(
+                    eventType: .message,
+                    receiverType: receiverType,
+                    title: group ? "{{group.name}}" : "{{sender.name}}",
+                    body: "{{sender.name}}: {{message.preview}}"
+                )
             }
             return PushTemplate(eventType: .message, receiverType: .user, title: "{{sender.name}}", body: "{{message.preview}}")
         }
@@ -88,14 +113,21 @@ public struct PushTemplate: Codable, Sendable, Equatable {
 
     static func isLocale(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), (2...3).contains(parts[0].count), parts[0].allSatisfy({ $0.isLetter && $0.isLowercase }) else { return false }
+        guard (1...3).contains(parts.count), (2...3).contains(parts[0].count), parts[0].allSatisfy({ $0.isLetter && $0.isLowercase }) else {
+            return false
+        }
         return parts.dropFirst().allSatisfy { (2...4).contains($0.count) && $0.allSatisfy { $0.isLetter || $0.isNumber } }
     }
 
     /// Which stored template serves a recipient's locale: the exact one, the language, the app's
     /// `default`, then the built-in text.
-    public static func pick(_ eventType: EventKind, _ receiverType: ReceiverType, locale: String?, from stored: [PushTemplate],
-                            format: PushSettings.PayloadFormat = .cometchat) -> PushTemplate {
+    public static func pick(
+        _ eventType: EventKind,
+        _ receiverType: ReceiverType,
+        locale: String?,
+        from stored: [PushTemplate],
+        format: PushSettings.PayloadFormat = .cometchat
+    ) -> PushTemplate {
         let candidates = stored.filter { $0.eventType == eventType && $0.receiverType == receiverType }
         var wanted: [String] = []
         if let locale, !locale.isEmpty {

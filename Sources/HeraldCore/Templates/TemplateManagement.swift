@@ -27,11 +27,18 @@ public struct TemplateManagement: Sendable {
                 }
             }
         }
-        return all.sorted { ($0.0.eventType.rawValue, $0.0.receiverType.rawValue, $0.0.locale) < ($1.0.eventType.rawValue, $1.0.receiverType.rawValue, $1.0.locale) }
+        return all.sorted {
+            ($0.0.eventType.rawValue, $0.0.receiverType.rawValue, $0.0.locale) < ($1.0.eventType.rawValue, $1.0.receiverType.rawValue, $1.0.locale)
+        }
     }
 
     /// The template in force for exactly this key: the app's, else the built-in one.
-    public func get(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String) async throws -> (template: PushTemplate, builtIn: Bool) {
+    public func get(
+        appId: String,
+        eventType: EventKind,
+        receiverType: ReceiverType,
+        locale: String
+    ) async throws -> (template: PushTemplate, builtIn: Bool) {
         let stored = try await templates.templates(appId: appId)
         if let found = stored.first(where: { $0.eventType == eventType && $0.receiverType == receiverType && $0.locale == locale }) {
             return (found, false)
@@ -59,17 +66,28 @@ public struct TemplateManagement: Sendable {
     }
 
     /// Renders `template` (or the one in force) for `event` (or a sample of the event type).
-    public func preview(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String?, template: PushTemplate?,
-                        event: JSONValue?) async throws -> RenderedText {
+    public func preview(
+        appId: String,
+        eventType: EventKind,
+        receiverType: ReceiverType,
+        locale: String?,
+        template: PushTemplate?,
+        event: JSONValue?
+    ) async throws -> RenderedText {
         let app = try await app(appId)
         let now = clock.now()
         let body = try EventParser.parse(event ?? Self.sample(eventType, receiverType), path: "event", now: now).body
         guard body.kind == eventType else { throw HeraldError.invalidField("event.type", "must be \(eventType.rawValue)") }
         let stored = try await templates.templates(appId: appId)
-        let chosen = try template?.validated()
+        let chosen =
+            try template?.validated()
             ?? PushTemplate.pick(eventType, receiverType, locale: locale, from: stored, format: app.settings.payloadFormat)
-        let resolved = ResolvedEvent.resolve(ChatEvent(id: "evt_preview", appId: appId, clientId: nil, receivedAt: now, body: body),
-                                             app: app, users: [:], group: nil)
+        let resolved = ResolvedEvent.resolve(
+            ChatEvent(id: "evt_preview", appId: appId, clientId: nil, receivedAt: now, body: body),
+            app: app,
+            users: [:],
+            group: nil
+        )
         return RenderedText.render(chosen, resolved, hideText: app.settings.hideMessageText)
     }
 
@@ -86,19 +104,27 @@ public struct TemplateManagement: Sendable {
         let receiver = receiverType == .group ? group : george
         switch eventType {
         case .call:
-            return .object(["type": .string("call"), "callAction": .string("initiated"), "sessionId": .string("v1.123.aik2"), "callType": .string("audio"),
-                            "sender": andrew, "receiver": receiver, "receiverType": .string(receiverType.rawValue)])
+            return .object([
+                "type": .string("call"), "callAction": .string("initiated"), "sessionId": .string("v1.123.aik2"), "callType": .string("audio"),
+                "sender": andrew, "receiver": receiver, "receiverType": .string(receiverType.rawValue),
+            ])
         case .reaction:
-            var reaction: JSONObject = ["type": .string("reaction"), "reaction": .string("😎"), "messageId": .string("58"),
-                                        "messageSender": .string("cometchat-uid-2"), "reactor": andrew, "receiverType": .string(receiverType.rawValue)]
+            var reaction: JSONObject = [
+                "type": .string("reaction"), "reaction": .string("😎"), "messageId": .string("58"),
+                "messageSender": .string("cometchat-uid-2"), "reactor": andrew, "receiverType": .string(receiverType.rawValue),
+            ]
             if receiverType == .group { reaction["group"] = group }
             return .object(reaction)
         case .groupAction:
             return .object(["type": .string("group_action"), "action": .string("left"), "actor": andrew, "group": group])
         default:
-            return .object(["type": .string("message"), "message": .object([
-                "id": .number(123), "text": .string("Hello!"), "sender": andrew, "receiver": receiver, "receiverType": .string(receiverType.rawValue),
-            ])])
+            return .object([
+                "type": .string("message"),
+                "message": .object([
+                    "id": .number(123), "text": .string("Hello!"), "sender": andrew, "receiver": receiver,
+                    "receiverType": .string(receiverType.rawValue),
+                ]),
+            ])
         }
     }
 }

@@ -13,7 +13,16 @@ public struct PushToken: Sendable, Equatable {
     /// Updated by every registration of the same token; eviction removes the oldest first.
     public var lastSeenAt: Date
 
-    public init(appId: String, uid: String, sessionId: String, providerId: String, platform: PushPlatform, token: String, createdAt: Date, lastSeenAt: Date) {
+    public init(
+        appId: String,
+        uid: String,
+        sessionId: String,
+        providerId: String,
+        platform: PushPlatform,
+        token: String,
+        createdAt: Date,
+        lastSeenAt: Date
+    ) {
         self.appId = appId
         self.uid = uid
         self.sessionId = sessionId

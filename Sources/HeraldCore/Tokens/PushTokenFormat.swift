@@ -10,14 +10,14 @@ public enum PushTokenFormat {
         case .apnsDevice, .apnsVoIP:
             let hex = token.lowercased()
             guard (64...200).contains(hex.count), hex.count % 2 == 0,
-                  hex.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
+                hex.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
             else {
                 throw HeraldError.invalidField("pushToken", "an APNs token must be 64 to 200 hexadecimal characters")
             }
             return hex
         case .fcm, .hms:
             guard (20...4096).contains(token.utf8.count),
-                  token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+                token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
             else {
                 let name = kind == .fcm ? "an FCM" : "an HMS"
                 throw HeraldError.invalidField("pushToken", "\(name) token must be 20 to 4096 printable characters without whitespace")

@@ -9,16 +9,26 @@ public struct TokenRegistry: Sendable {
     let tokens: any PushTokenRepository
     let clock: any WallClock
 
-    public init(apps: any AppRepository, providers: any ProviderRepository, tokens: any PushTokenRepository, clock: any WallClock = SystemWallClock()) {
+    public init(apps: any AppRepository, providers: any ProviderRepository, tokens: any PushTokenRepository, clock: any WallClock = SystemWallClock())
+    {
         self.apps = apps
         self.providers = providers
         self.tokens = tokens
         self.clock = clock
     }
 
-    public func register(session: Session, pushToken: String, platform platformText: String, providerId: String, unique: Bool) async throws -> TokenRegistration {
+    public func register(
+        session: Session,
+        pushToken: String,
+        platform platformText: String,
+        providerId: String,
+        unique: Bool
+    ) async throws -> TokenRegistration {
         guard let platform = PushPlatform(parsing: platformText) else {
-            throw HeraldError.invalidField("platform", "'\(platformText)' is not a platform; use one of \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw HeraldError.invalidField(
+                "platform",
+                "'\(platformText)' is not a platform; use one of \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let normalised = try PushTokenFormat.normalise(pushToken, kind: platform.tokenKind)
         guard let provider = try await providers.provider(appId: session.appId, providerId: providerId) else {
@@ -26,7 +36,10 @@ public struct TokenRegistry: Sendable {
         }
         let needed = platform.tokenKind.providerKind
         guard provider.kind == needed else {
-            throw HeraldError.invalidField("providerId", "platform \(platform.rawValue) needs an \(needed.rawValue) provider; '\(providerId)' is \(provider.kind.rawValue)")
+            throw HeraldError.invalidField(
+                "providerId",
+                "platform \(platform.rawValue) needs an \(needed.rawValue) provider; '\(providerId)' is \(provider.kind.rawValue)"
+            )
         }
         guard provider.config.enabled else {
             throw HeraldError.invalidField("providerId", "provider '\(providerId)' is disabled")
@@ -34,8 +47,14 @@ public struct TokenRegistry: Sendable {
         guard let app = try await apps.app(id: session.appId) else { throw HeraldError.notFound("app", session.appId) }
         let now = clock.now()
         let token = PushToken(
-            appId: session.appId, uid: session.uid, sessionId: session.id, providerId: providerId,
-            platform: platform, token: normalised, createdAt: now, lastSeenAt: now
+            appId: session.appId,
+            uid: session.uid,
+            sessionId: session.id,
+            providerId: providerId,
+            platform: platform,
+            token: normalised,
+            createdAt: now,
+            lastSeenAt: now
         )
         return try await tokens.register(token, unique: unique, maxPerUser: app.settings.maxTokensPerUser)
     }

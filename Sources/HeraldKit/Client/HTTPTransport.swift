@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// JSON over HTTP with the session's bearer token; errors decoded into ``HeraldKitError``.
 struct HTTPTransport: Sendable {
@@ -15,7 +16,13 @@ struct HTTPTransport: Sendable {
     }
 
     /// Sends a request; returns the decoded JSON object of a 2xx answer (empty for 204).
-    func send(_ method: String, _ path: String, query: [URLQueryItem] = [], bearer: String?, body: JSONValue? = nil) async throws(HeraldKitError) -> JSONObject {
+    func send(
+        _ method: String,
+        _ path: String,
+        query: [URLQueryItem] = [],
+        bearer: String?,
+        body: JSONValue? = nil
+    ) async throws(HeraldKitError) -> JSONObject {
         guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
             throw .transport("bad path \(path)")
         }
@@ -43,8 +50,12 @@ struct HTTPTransport: Sendable {
             let error = object["error"]?.objectValue ?? [:]
             var details: [String: String] = [:]
             for (key, value) in error["details"]?.objectValue ?? [:] { details[key] = value.stringValue }
-            throw .server(status: status, code: error["code"]?.stringValue ?? "http_\(status)", message: error["message"]?.stringValue ?? "HTTP \(status)",
-                          details: details)
+            throw .server(
+                status: status,
+                code: error["code"]?.stringValue ?? "http_\(status)",
+                message: error["message"]?.stringValue ?? "HTTP \(status)",
+                details: details
+            )
         }
         return object
     }

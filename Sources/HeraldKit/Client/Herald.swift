@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// The Herald client for an app: the signed-in session, its push tokens, the notification feed
 /// and campaign push tracking. One per app; safe to share between tasks.
@@ -110,9 +111,15 @@ public actor Herald {
 
     private func register(_ registration: PushTokenRegistration) async throws(HeraldKitError) {
         guard let authToken else { throw .notLoggedIn }
-        _ = try await transport.send("POST", "v1/me/push-tokens", bearer: authToken, body: .object([
-            "pushToken": .string(registration.token), "platform": .string(registration.platform.rawValue), "providerId": .string(registration.providerId),
-        ]))
+        _ = try await transport.send(
+            "POST",
+            "v1/me/push-tokens",
+            bearer: authToken,
+            body: .object([
+                "pushToken": .string(registration.token), "platform": .string(registration.platform.rawValue),
+                "providerId": .string(registration.providerId),
+            ])
+        )
         var done = registration
         done.isPending = false
         registeredTokens.removeAll { $0.token == registration.token }
@@ -143,7 +150,8 @@ public actor Herald {
 
     // MARK: Requests as the signed-in user
 
-    func userRequest(_ method: String, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil) async throws(HeraldKitError) -> JSONObject {
+    func userRequest(_ method: String, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil) async throws(HeraldKitError) -> JSONObject
+    {
         guard let authToken else { throw .notLoggedIn }
         return try await transport.send(method, path, query: query, bearer: authToken, body: body)
     }

@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// Which items to fetch (CometChat Campaigns' `FeedReadState`).
 public enum FeedReadState: String, Sendable, CaseIterable {

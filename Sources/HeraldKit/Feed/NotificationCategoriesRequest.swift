@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// Pages through the app's feed categories.
 public actor NotificationCategoriesRequest {

@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// A feed category (the label of a filter chip).
 public struct NotificationCategory: Sendable, Equatable, Identifiable {

@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// One item of the user's notification feed (CometChat Campaigns' `NotificationFeedItem`).
 public struct NotificationFeedItem: Sendable, Equatable, Identifiable {

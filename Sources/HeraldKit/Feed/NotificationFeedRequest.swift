@@ -1,8 +1,9 @@
 import Foundation
+import HeraldModels
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HeraldModels
 
 /// Pages through the signed-in user's feed, newest first. Build it with ``Builder``; each
 /// ``fetchNext()`` returns the next page, and an empty array once the feed is exhausted.
@@ -26,7 +27,9 @@ public actor NotificationFeedRequest {
         var query: [URLQueryItem] {
             var items = [URLQueryItem(name: "limit", value: String(limit))]
             if let readState { items.append(URLQueryItem(name: "readState", value: readState.rawValue)) }
-            if let categoryId { items.append(URLQueryItem(name: "categoryId", value: categoryId)) } else if let category {
+            if let categoryId {
+                items.append(URLQueryItem(name: "categoryId", value: categoryId))
+            } else if let category {
                 items.append(URLQueryItem(name: "category", value: category))
             }
             if let channelId { items.append(URLQueryItem(name: "channelId", value: channelId)) }

@@ -37,7 +37,8 @@ public struct CallPushInfo: Sendable, Equatable {
     /// A name-based UUID (version 5 layout over SHA-1-free FNV mixing, deterministic on every platform).
     public static func uuid(forSession sessionId: String) -> UUID {
         var bytes = [UInt8](repeating: 0, count: 16)
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x8422_2325_cbf2_9ce4
         for byte in sessionId.utf8 {
             a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 ^ (a >> 29)
@@ -48,7 +49,11 @@ public struct CallPushInfo: Sendable, Equatable {
         }
         bytes[6] = (bytes[6] & 0x0f) | 0x50
         bytes[8] = (bytes[8] & 0x3f) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
     }
 }

@@ -59,13 +59,25 @@ enum MessageParser {
             throw .invalidPayload("the push names no sender or receiver")
         }
         let sender = ChatUser(uid: senderId, name: payload["senderName"]?.stringValue ?? senderId, avatar: payload["senderAvatar"]?.stringValue)
-        let receiver: MessageReceiver = payload["receiverType"]?.stringValue == "group"
-            ? .group(ChatGroup(guid: receiverId, name: payload["receiverName"]?.stringValue ?? receiverId, icon: payload["receiverAvatar"]?.stringValue))
-            : .user(ChatUser(uid: receiverId, name: payload["receiverName"]?.stringValue ?? receiverId, avatar: payload["receiverAvatar"]?.stringValue))
+        let receiver: MessageReceiver =
+            payload["receiverType"]?.stringValue == "group"
+            ? .group(
+                ChatGroup(guid: receiverId, name: payload["receiverName"]?.stringValue ?? receiverId, icon: payload["receiverAvatar"]?.stringValue)
+            )
+            : .user(
+                ChatUser(uid: receiverId, name: payload["receiverName"]?.stringValue ?? receiverId, avatar: payload["receiverAvatar"]?.stringValue)
+            )
         let (title, body) = texts(payload)
-        return MessageHeader(id: nil, muid: nil, sender: sender, receiver: receiver,
-                             conversationId: payload["conversationId"]?.stringValue ?? "", sentAt: milliseconds(payload["sentAt"]),
-                             title: title, body: body)
+        return MessageHeader(
+            id: nil,
+            muid: nil,
+            sender: sender,
+            receiver: receiver,
+            conversationId: payload["conversationId"]?.stringValue ?? "",
+            sentAt: milliseconds(payload["sentAt"]),
+            title: title,
+            body: body
+        )
     }
 
     static func call(_ payload: JSONObject) throws(HeraldKitError) -> CallMessage {
@@ -91,8 +103,13 @@ enum MessageParser {
         header.editedAt = seconds(message["editedAt"])
         header.deletedAt = seconds(message["deletedAt"])
         if let sender = message["sender"]?.objectValue, let uid = sender["uid"]?.stringValue {
-            header.sender = ChatUser(uid: uid, name: sender["name"]?.stringValue ?? header.sender.name, avatar: sender["avatar"]?.stringValue ?? header.sender.avatar,
-                                     role: sender["role"]?.stringValue, status: sender["status"]?.stringValue)
+            header.sender = ChatUser(
+                uid: uid,
+                name: sender["name"]?.stringValue ?? header.sender.name,
+                avatar: sender["avatar"]?.stringValue ?? header.sender.avatar,
+                role: sender["role"]?.stringValue,
+                status: sender["status"]?.stringValue
+            )
         }
         if let conversation = message["conversationId"]?.stringValue { header.conversationId = conversation }
         let type = message["type"]?.stringValue ?? "text"
@@ -101,15 +118,27 @@ enum MessageParser {
         case "custom":
             return CustomMessage(header: header, type: type, customData: message["customData"]?.objectValue ?? data["customData"]?.objectValue ?? [:])
         case "action":
-            return ActionMessage(header: header, action: message["action"]?.stringValue ?? data["action"]?.stringValue,
-                                 message: message["text"]?.stringValue ?? header.body ?? "", type: type)
+            return ActionMessage(
+                header: header,
+                action: message["action"]?.stringValue ?? data["action"]?.stringValue,
+                message: message["text"]?.stringValue ?? header.body ?? "",
+                type: type
+            )
         case "call":
-            return CallMessage(header: header, sessionId: data["sessionId"]?.stringValue ?? header.id ?? "", type: type,
-                               callAction: data["action"]?.stringValue ?? "initiated")
+            return CallMessage(
+                header: header,
+                sessionId: data["sessionId"]?.stringValue ?? header.id ?? "",
+                type: type,
+                callAction: data["action"]?.stringValue ?? "initiated"
+            )
         default:
             if ["image", "video", "audio", "file"].contains(type) {
-                return MediaMessage(header: header, type: type, caption: message["text"]?.stringValue ?? message["caption"]?.stringValue,
-                                    url: data["url"]?.stringValue ?? message["url"]?.stringValue)
+                return MediaMessage(
+                    header: header,
+                    type: type,
+                    caption: message["text"]?.stringValue ?? message["caption"]?.stringValue,
+                    url: data["url"]?.stringValue ?? message["url"]?.stringValue
+                )
             }
             return TextMessage(header: header, text: message["text"]?.stringValue ?? header.body ?? "")
         }
@@ -118,11 +147,15 @@ enum MessageParser {
     /// Sendbird's `sendbird` object.
     static func sendbird(_ sendbird: JSONObject, _ payload: JSONObject) throws(HeraldKitError) -> any BaseMessage {
         guard let sender = sendbird["sender"]?.objectValue, let senderId = sender["id"]?.stringValue,
-              let channel = sendbird["channel"]?.objectValue, let url = channel["channel_url"]?.stringValue else {
+            let channel = sendbird["channel"]?.objectValue, let url = channel["channel_url"]?.stringValue
+        else {
             throw .invalidPayload("a sendbird push needs sender and channel")
         }
-        let user = ChatUser(uid: senderId, name: sender["name"]?.stringValue ?? senderId,
-                            avatar: sender["profile_url"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+        let user = ChatUser(
+            uid: senderId,
+            name: sender["name"]?.stringValue ?? senderId,
+            avatar: sender["profile_url"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        )
         let receiver: MessageReceiver
         if sendbird["channel_type"]?.stringValue == "group_messaging" {
             let guid = url.hasPrefix("group_") ? String(url.dropFirst(6)) : url
@@ -133,10 +166,16 @@ enum MessageParser {
             receiver = .user(ChatUser(uid: uid, name: recipient?["name"]?.stringValue ?? uid))
         }
         let (title, alert) = texts(payload)
-        let header = MessageHeader(id: string(sendbird["message_id"]), muid: nil, sender: user, receiver: receiver, conversationId: url,
-                                   sentAt: milliseconds(sendbird["created_at"]),
-                                   title: sendbird["push_title"]?.stringValue ?? payload["push_title"]?.stringValue ?? title,
-                                   body: sendbird["push_alert"]?.stringValue ?? payload["message"]?.stringValue ?? alert)
+        let header = MessageHeader(
+            id: string(sendbird["message_id"]),
+            muid: nil,
+            sender: user,
+            receiver: receiver,
+            conversationId: url,
+            sentAt: milliseconds(sendbird["created_at"]),
+            title: sendbird["push_title"]?.stringValue ?? payload["push_title"]?.stringValue ?? title,
+            body: sendbird["push_alert"]?.stringValue ?? payload["message"]?.stringValue ?? alert
+        )
         let text = sendbird["message"]?.stringValue ?? ""
         switch sendbird["type"]?.stringValue {
         case "FILE"?:

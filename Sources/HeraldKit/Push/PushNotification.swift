@@ -22,8 +22,14 @@ public struct PushNotification: Sendable, Equatable {
         guard let id = fields["pushNotificationId"] as? String, let item = fields["notificationId"] as? String else {
             throw .invalidPayload("a campaign push needs pushNotificationId and notificationId")
         }
-        return PushNotification(id: id, announcementId: item, campaignId: fields["campaignId"] as? String, uid: fields["uid"] as? String,
-                                appId: fields["appId"] as? String, sentAt: (fields["sentAt"] as? String).flatMap(WireTimestamp.parse))
+        return PushNotification(
+            id: id,
+            announcementId: item,
+            campaignId: fields["campaignId"] as? String,
+            uid: fields["uid"] as? String,
+            appId: fields["appId"] as? String,
+            sentAt: (fields["sentAt"] as? String).flatMap(WireTimestamp.parse)
+        )
     }
 
     /// Whether a push is a campaign push (rather than a chat or call push).

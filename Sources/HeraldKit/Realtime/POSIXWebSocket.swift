@@ -53,7 +53,12 @@ final class POSIXWebSocket: Sendable {
         var path = url.path.isEmpty ? "/" : url.path
         if let query = url.query { path += "?" + query }
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        try socket.write(Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
+        try socket.write(
+            Array(
+                "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    .utf8
+            )
+        )
         var head: [UInt8] = []
         while !head.ends(with: [13, 10, 13, 10]) {
             head.append(contentsOf: try socket.read(count: 1))
@@ -72,7 +77,8 @@ final class POSIXWebSocket: Sendable {
         var message: [UInt8] = []
         while true {
             let head = try read(count: 2)
-            let final = head[0] & 0x80 != 0, opcode = head[0] & 0x0f
+            let final = head[0] & 0x80 != 0
+            let opcode = head[0] & 0x0f
             var length = Int(head[1] & 0x7f)
             if length == 126 {
                 let bytes = try read(count: 2)

@@ -23,8 +23,14 @@ public final class APNsClient: Sendable {
 
     /// - Parameters:
     ///   - tls: the base TLS configuration (trust roots); certificate auth adds its identity here.
-    public init(bundleId: String, production: Bool, authentication: Authentication, tls: TLSConfiguration,
-                endpoints: APNsEndpoints = APNsEndpoints(), maxConnections: Int = 4) {
+    public init(
+        bundleId: String,
+        production: Bool,
+        authentication: Authentication,
+        tls: TLSConfiguration,
+        endpoints: APNsEndpoints = APNsEndpoints(),
+        maxConnections: Int = 4
+    ) {
         self.bundleId = bundleId
         self.production = production
         self.authentication = authentication
@@ -42,8 +48,13 @@ public final class APNsClient: Sendable {
     }
 
     /// A client for a stored credential.
-    public static func make(settings: APNsSettings, secret: ProviderSecret, baseTLS: TLSConfiguration,
-                            endpoints: APNsEndpoints, clock: any WallClock = SystemWallClock()) throws -> APNsClient {
+    public static func make(
+        settings: APNsSettings,
+        secret: ProviderSecret,
+        baseTLS: TLSConfiguration,
+        endpoints: APNsEndpoints,
+        clock: any WallClock = SystemWallClock()
+    ) throws -> APNsClient {
         var tls = baseTLS
         let authentication: Authentication
         switch settings.auth {
@@ -59,7 +70,13 @@ public final class APNsClient: Sendable {
             guard let pem = secret.privateKeyPEM else { throw HeraldError(.internal, "the signing key is missing") }
             authentication = .token(try APNsTokenSigner(privateKeyPEM: pem, keyId: keyId, teamId: teamId, clock: clock))
         }
-        return APNsClient(bundleId: settings.bundleId, production: settings.production, authentication: authentication, tls: tls, endpoints: endpoints)
+        return APNsClient(
+            bundleId: settings.bundleId,
+            production: settings.production,
+            authentication: authentication,
+            tls: tls,
+            endpoints: endpoints
+        )
     }
 
     public var connectionsOpened: Int { pool.connectionsOpened }
@@ -95,7 +112,11 @@ public final class APNsClient: Sendable {
                     token = try signer.token()
                 } catch {
                     for index in ready {
-                        results[index] = PushResult(outcome: .credentialBroken, reason: "the signing key does not sign: \(error)", latency: clock.now - start)
+                        results[index] = PushResult(
+                            outcome: .credentialBroken,
+                            reason: "the signing key does not sign: \(error)",
+                            latency: clock.now - start
+                        )
                     }
                     return results
                 }
@@ -126,7 +147,8 @@ public final class APNsClient: Sendable {
         let response: HTTP2Response
         switch answer {
         case .success(let value): response = value
-        case .failure(let error): return (PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start), nil)
+        case .failure(let error):
+            return (PushResult(outcome: .retryLater(after: nil), reason: "transport: \(error)", latency: clock.now - start), nil)
         }
         let apnsId = response.headers.first(name: "apns-id")
         if response.status == 200 {
@@ -143,7 +165,10 @@ public final class APNsClient: Sendable {
         }
         let result = PushResult(
             outcome: outcome,
-            providerStatus: response.status, reason: reason.name, providerMessageId: apnsId, latency: clock.now - start
+            providerStatus: response.status,
+            reason: reason.name,
+            providerMessageId: apnsId,
+            latency: clock.now - start
         )
         return (result, reason)
     }

@@ -11,11 +11,15 @@ public struct APNsEndpoints: Sendable {
 
     public init(environment: [String: String]) throws {
         if let url = environment["HERALD_APNS_SANDBOX_URL"] {
-            guard let endpoint = HTTP2Endpoint(url: url) else { throw HeraldError(.invalidField, "HERALD_APNS_SANDBOX_URL must be https://host[:port]") }
+            guard let endpoint = HTTP2Endpoint(url: url) else {
+                throw HeraldError(.invalidField, "HERALD_APNS_SANDBOX_URL must be https://host[:port]")
+            }
             sandbox = endpoint
         }
         if let url = environment["HERALD_APNS_PRODUCTION_URL"] {
-            guard let endpoint = HTTP2Endpoint(url: url) else { throw HeraldError(.invalidField, "HERALD_APNS_PRODUCTION_URL must be https://host[:port]") }
+            guard let endpoint = HTTP2Endpoint(url: url) else {
+                throw HeraldError(.invalidField, "HERALD_APNS_PRODUCTION_URL must be https://host[:port]")
+            }
             production = endpoint
         }
     }

@@ -21,8 +21,15 @@ public struct APNsNotification: Sendable {
     /// again to know it is one (a payload given as bytes is parsed).
     let payloadIsEncodedObject: Bool
 
-    public init(deviceToken: String, pushType: APNsPushType = .alert, payload: ByteBuffer, priority: Int? = nil,
-                expiration: APNsExpiration = .none, collapseId: String? = nil, apnsId: UUID? = nil) {
+    public init(
+        deviceToken: String,
+        pushType: APNsPushType = .alert,
+        payload: ByteBuffer,
+        priority: Int? = nil,
+        expiration: APNsExpiration = .none,
+        collapseId: String? = nil,
+        apnsId: UUID? = nil
+    ) {
         self.deviceToken = deviceToken
         self.pushType = pushType
         self.payload = payload

@@ -45,11 +45,14 @@ public enum APNsReason: Sendable, Hashable {
         case .unregistered, .expiredToken:
             return .tokenInvalid(since: timestamp, hint: nil)
         case .badDeviceToken:
-            return .tokenInvalid(since: nil, hint: production
-                ? "the token may be a sandbox (development) token sent to production"
-                : "the token may be a production token sent to the sandbox")
+            return .tokenInvalid(
+                since: nil,
+                hint: production
+                    ? "the token may be a sandbox (development) token sent to production"
+                    : "the token may be a production token sent to the sandbox"
+            )
         case .badCertificate, .badCertificateEnvironment, .forbidden, .invalidProviderToken, .missingProviderToken,
-             .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .topicDisallowed, .badTopic:
+            .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .topicDisallowed, .badTopic:
             return .credentialBroken
         case .expiredProviderToken, .tooManyProviderTokenUpdates, .idleTimeout:
             return .retryLater(after: nil)

@@ -1,9 +1,9 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import HeraldCore
 import NIOSSL
 import X509
+import _CryptoExtras
 
 /// Opens provider secrets with the real parsers: an RSA key for FCM service accounts, a P-256
 /// key for APNs .p8 files, and BoringSSL's PKCS#12 reader for APNs .p12 certificates.

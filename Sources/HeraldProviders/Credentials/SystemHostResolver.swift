@@ -1,3 +1,5 @@
+import HeraldCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HeraldCore
 
 /// Resolves host names with the system resolver (`getaddrinfo`), off the cooperative pool.
 public struct SystemHostResolver: HostResolver {

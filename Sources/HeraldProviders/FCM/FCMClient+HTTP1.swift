@@ -29,7 +29,12 @@ extension FCMClient {
                     do {
                         let response = try await http.execute(outgoing, timeout: .seconds(Int64(request.timeout.nanoseconds / 1_000_000_000)))
                         let body = try await response.body.collect(upTo: 1 << 20)
-                        return (index, .success(HTTP2Response(status: Int(response.status.code), headers: HPACKHeaders(httpHeaders: response.headers), body: body)))
+                        return (
+                            index,
+                            .success(
+                                HTTP2Response(status: Int(response.status.code), headers: HPACKHeaders(httpHeaders: response.headers), body: body)
+                            )
+                        )
                     } catch {
                         return (index, .failure(.noResponse("\(error)")))
                     }

@@ -21,17 +21,28 @@ public final class FCMClient: Sendable {
     let http1Only = NIOLockedValueBox(false)
     private let clock = ContinuousClock()
 
-    public init(account: ServiceAccount, endpoints: FCMEndpoints, tls: TLSConfiguration, http: HTTPClient,
-                clock: any WallClock = SystemWallClock(), maxConnections: Int = 4) {
+    public init(
+        account: ServiceAccount,
+        endpoints: FCMEndpoints,
+        tls: TLSConfiguration,
+        http: HTTPClient,
+        clock: any WallClock = SystemWallClock(),
+        maxConnections: Int = 4
+    ) {
         self.projectId = account.projectId
         self.path = "/v1/projects/\(account.projectId)/messages:send"
         let tokenURL = account.tokenURL(override: endpoints.tokenURL)
         // The OAuth 2.0 service-account flow: an RS256 assertion for the messaging scope.
         self.accessTokens = OAuthAccessTokens(clock: clock) { now in
             let assertion = try account.assertion(audience: tokenURL, issuedAt: now)
-            return try await OAuthAccessTokens.requestToken(http: http, url: tokenURL, form: [
-                ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
-            ], issuedAt: now)
+            return try await OAuthAccessTokens.requestToken(
+                http: http,
+                url: tokenURL,
+                form: [
+                    ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
+                ],
+                issuedAt: now
+            )
         }
         self.pool = HTTP2ConnectionPool(endpoint: endpoints.send, tls: tls, maxConnections: maxConnections)
         self.http = http
@@ -102,7 +113,9 @@ public final class FCMClient: Sendable {
         let error = try? JSONDecoder().decode(FCMErrorBody.self, from: Data(buffer: response.body))
         let reason = error?.reason ?? "HTTP \(response.status)"
         let outcome = FCMErrorMapping.outcome(
-            status: response.status, reason: reason, message: error?.error.message,
+            status: response.status,
+            reason: reason,
+            message: error?.error.message,
             retryAfter: RetryAfterHeader.parse(response.headers.first(name: "retry-after"))
         )
         return PushResult(outcome: outcome, providerStatus: response.status, reason: reason, latency: clock.now - start)

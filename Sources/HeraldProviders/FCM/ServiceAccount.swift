@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Foundation
 import HeraldCore
+import _CryptoExtras
 
 /// The parts of a Firebase service-account file the FCM client uses.
 public struct ServiceAccount: Sendable {
@@ -12,8 +12,9 @@ public struct ServiceAccount: Sendable {
 
     public init(json: String) throws {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let projectId = object["project_id"] as? String, let clientEmail = object["client_email"] as? String,
-              let pem = object["private_key"] as? String else {
+            let projectId = object["project_id"] as? String, let clientEmail = object["client_email"] as? String,
+            let pem = object["private_key"] as? String
+        else {
             throw HeraldError(.internal, "the service account is incomplete")
         }
         self.projectId = projectId
@@ -31,7 +32,8 @@ public struct ServiceAccount: Sendable {
     public func tokenURL(override: String?) -> String {
         if let override { return override }
         if let uri = tokenURI, let host = URLComponents(string: uri)?.host,
-           ["oauth2.googleapis.com", "accounts.google.com", "www.googleapis.com"].contains(host), uri.hasPrefix("https://") {
+            ["oauth2.googleapis.com", "accounts.google.com", "www.googleapis.com"].contains(host), uri.hasPrefix("https://")
+        {
             return uri
         }
         return Self.googleTokenURL

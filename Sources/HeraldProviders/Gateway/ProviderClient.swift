@@ -11,9 +11,16 @@ protocol ProviderClient: Sendable {
 
 extension ProviderClient {
     /// Sends the pushes `pick` accepts as one batch with `send`; the others fail, each in its place.
-    static func sendPicked<Push>(_ pushes: [OutgoingPush], kind: ProviderKind, pick: (OutgoingPush) -> Push?,
-                                 send: ([Push]) async -> [PushResult]) async -> [PushResult] {
-        var results = [PushResult](repeating: PushResult(outcome: .failed, reason: "a \(kind.rawValue) provider cannot send this push"), count: pushes.count)
+    static func sendPicked<Push>(
+        _ pushes: [OutgoingPush],
+        kind: ProviderKind,
+        pick: (OutgoingPush) -> Push?,
+        send: ([Push]) async -> [PushResult]
+    ) async -> [PushResult] {
+        var results = [PushResult](
+            repeating: PushResult(outcome: .failed, reason: "a \(kind.rawValue) provider cannot send this push"),
+            count: pushes.count
+        )
         var indices: [Int] = []
         var picked: [Push] = []
         for (index, push) in pushes.enumerated() {
@@ -50,9 +57,12 @@ extension FCMClient: ProviderClient {
 
 extension HMSClient: ProviderClient {
     func send(_ pushes: [OutgoingPush]) async -> [PushResult] {
-        await Self.sendPicked(pushes, kind: .hms, pick: { if case .hms(let push) = $0 { push } else { nil } }) { picked in
-            await Self.concurrently(picked, self.send)
-        }
+        await Self.sendPicked(
+            pushes,
+            kind: .hms,
+            pick: { if case .hms(let push) = $0 { push } else { nil } },
+            send: { picked in await Self.concurrently(picked, self.send) }
+        )
     }
 
     func shutdown() async {}
@@ -60,8 +70,11 @@ extension HMSClient: ProviderClient {
 
 extension WebhookClient: ProviderClient {
     func send(_ pushes: [OutgoingPush]) async -> [PushResult] {
-        await Self.sendPicked(pushes, kind: .custom, pick: { if case .webhook(let envelope) = $0 { envelope } else { nil } }) { picked in
-            await Self.concurrently(picked, self.send)
-        }
+        await Self.sendPicked(
+            pushes,
+            kind: .custom,
+            pick: { if case .webhook(let envelope) = $0 { envelope } else { nil } },
+            send: { picked in await Self.concurrently(picked, self.send) }
+        )
     }
 }

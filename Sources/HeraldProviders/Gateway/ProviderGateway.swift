@@ -24,8 +24,12 @@ public final class ProviderGateway: PushGateway {
 
     /// - Parameter webhookPolicy: the addresses custom webhooks may reach, checked before each
     ///   connection as well as when the provider is saved.
-    public init(endpoints: ProviderEndpoints, webhookPolicy: WebhookURLPolicy, clock: any WallClock = SystemWallClock(),
-                openSecret: @escaping @Sendable (ProviderCredential) throws -> ProviderSecret) {
+    public init(
+        endpoints: ProviderEndpoints,
+        webhookPolicy: WebhookURLPolicy,
+        clock: any WallClock = SystemWallClock(),
+        openSecret: @escaping @Sendable (ProviderCredential) throws -> ProviderSecret
+    ) {
         self.endpoints = endpoints
         self.webhookPolicy = webhookPolicy
         self.openSecret = openSecret
@@ -78,8 +82,14 @@ public final class ProviderGateway: PushGateway {
             guard let json = secret.serviceAccountJSON else { throw HeraldError(.internal, "the service account is missing") }
             return FCMClient(account: try ServiceAccount(json: json), endpoints: endpoints.fcm, tls: endpoints.tls, http: http, clock: clock)
         case .webhook(let settings):
-            return WebhookClient(url: settings.url, username: settings.basicAuthUsername, password: secret.basicAuthPassword, policy: webhookPolicy,
-                                 tls: endpoints.tls, timeout: endpoints.webhookTimeout)
+            return WebhookClient(
+                url: settings.url,
+                username: settings.basicAuthUsername,
+                password: secret.basicAuthPassword,
+                policy: webhookPolicy,
+                tls: endpoints.tls,
+                timeout: endpoints.webhookTimeout
+            )
         case .hms(let settings):
             guard let clientSecret = secret.hmsClientSecret else { throw HeraldError(.internal, "the HMS client secret is missing") }
             return HMSClient(appId: settings.appId, clientSecret: clientSecret, endpoints: endpoints.hms, http: http, clock: clock)

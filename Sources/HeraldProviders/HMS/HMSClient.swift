@@ -23,9 +23,14 @@ public final class HMSClient: Sendable {
         self.http = http
         let tokenURL = endpoints.tokenURL
         self.accessTokens = OAuthAccessTokens(clock: clock) { now in
-            try await OAuthAccessTokens.requestToken(http: http, url: tokenURL, form: [
-                ("grant_type", "client_credentials"), ("client_id", appId), ("client_secret", clientSecret),
-            ], issuedAt: now)
+            try await OAuthAccessTokens.requestToken(
+                http: http,
+                url: tokenURL,
+                form: [
+                    ("grant_type", "client_credentials"), ("client_id", appId), ("client_secret", clientSecret),
+                ],
+                issuedAt: now
+            )
         }
     }
 
@@ -67,11 +72,18 @@ public final class HMSClient: Sendable {
             }
             var outcome = HMSResultCode.outcome(code: code, status: status, retryAfter: retryAfter)
             if code == HMSResultCode.partialSuccess {
-                outcome = answer?.failedTokens().contains(message.token) == true
+                outcome =
+                    answer?.failedTokens().contains(message.token) == true
                     ? .tokenInvalid(since: nil, hint: "Push Kit refused the token") : .delivered
             }
             let reason = outcome == .delivered ? nil : [code, HMSResultCode.describe(code) ?? answer?.msg].compactMap { $0 }.joined(separator: ": ")
-            return PushResult(outcome: outcome, providerStatus: status, reason: reason, providerMessageId: answer?.requestId, latency: clock.now - start)
+            return PushResult(
+                outcome: outcome,
+                providerStatus: status,
+                reason: reason,
+                providerMessageId: answer?.requestId,
+                latency: clock.now - start
+            )
         }
     }
 }

@@ -38,7 +38,8 @@ public actor OAuthAccessTokens {
         if let current, current.expiresAt.timeIntervalSince(clock.now()) > Self.refreshMargin { return current }
         if let refreshing { return try await refreshing.value }
         fetches += 1
-        let fetchToken = fetchToken, now = clock.now()
+        let fetchToken = fetchToken
+        let now = clock.now()
         let task = Task { try await fetchToken(now) }
         refreshing = task
         defer { refreshing = nil }

@@ -1,10 +1,10 @@
 import Foundation
+import HeraldCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
 import NIOPosix
-import HeraldCore
 import NIOSSL
 import NIOTLS
 
@@ -36,7 +36,11 @@ public final class HTTP2Connection: Sendable {
         self.shared = shared
     }
 
-    public static func connect(to endpoint: HTTP2Endpoint, tls: TLSConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> HTTP2Connection {
+    public static func connect(
+        to endpoint: HTTP2Endpoint,
+        tls: TLSConfiguration,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> HTTP2Connection {
         var tls = tls
         // Offering HTTP/1.1 too lets a server that only speaks it say so (``HTTP2TransportError/notHTTP2``).
         tls.applicationProtocols = ["h2", "http/1.1"]

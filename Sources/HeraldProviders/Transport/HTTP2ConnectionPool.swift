@@ -22,8 +22,13 @@ public final class HTTP2ConnectionPool: Sendable {
         var closed = false
     }
 
-    public init(endpoint: HTTP2Endpoint, tls: TLSConfiguration, maxConnections: Int = 4, streamsPerConnection: Int = 100,
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        endpoint: HTTP2Endpoint,
+        tls: TLSConfiguration,
+        maxConnections: Int = 4,
+        streamsPerConnection: Int = 100,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.endpoint = endpoint
         self.tls = tls
         self.maxConnections = maxConnections
@@ -75,7 +80,9 @@ public final class HTTP2ConnectionPool: Sendable {
                 return .use(best)
             }
             if let pending = state.pending { return .wait(pending) }
-            let endpoint = endpoint, tls = tls, group = group
+            let endpoint = endpoint
+            let tls = tls
+            let group = group
             let task = Task { try await HTTP2Connection.connect(to: endpoint, tls: tls, group: group) }
             state.pending = task
             state.opened += 1

@@ -86,10 +86,19 @@ final class StreamsHandler: ChannelInboundHandler {
                     self?.fail(streamID, .notProcessed("the request was not written: \(error)"))
                 }
                 if let body = request.body {
-                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: false)))), promise: written)
-                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+                    context.write(
+                        wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: false)))),
+                        promise: written
+                    )
+                    context.write(
+                        wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))),
+                        promise: nil
+                    )
                 } else {
-                    context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))), promise: written)
+                    context.write(
+                        wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))),
+                        promise: written
+                    )
                 }
             }
         }
@@ -143,7 +152,10 @@ final class StreamsHandler: ChannelInboundHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         if consumed >= Self.connectionWindow / 2 {
-            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))),
+                promise: nil
+            )
             consumed = 0
         }
         context.fireChannelReadComplete()
@@ -152,9 +164,12 @@ final class StreamsHandler: ChannelInboundHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let closed = event as? StreamClosedEvent, let stream = streams[closed.streamID] {
             // Closed without a complete response (reset, or dropped by the connection).
-            fail(closed.streamID, closed.reason == .refusedStream || stream.status == nil && goneAway
-                 ? .notProcessed("stream closed: \(String(describing: closed.reason))")
-                 : .noResponse("stream closed: \(String(describing: closed.reason))"))
+            fail(
+                closed.streamID,
+                closed.reason == .refusedStream || stream.status == nil && goneAway
+                    ? .notProcessed("stream closed: \(String(describing: closed.reason))")
+                    : .noResponse("stream closed: \(String(describing: closed.reason))")
+            )
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -171,7 +186,10 @@ final class StreamsHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         markClosed()
         for (id, stream) in streams {
-            fail(id, stream.status == nil ? .notProcessed("the connection closed before a response") : .noResponse("the connection closed mid-response"))
+            fail(
+                id,
+                stream.status == nil ? .notProcessed("the connection closed before a response") : .noResponse("the connection closed mid-response")
+            )
         }
         context.fireChannelInactive()
     }
@@ -194,7 +212,11 @@ final class StreamsHandler: ChannelInboundHandler {
     }
 
     private func complete(_ stream: Stream) {
-        finish(stream.batch, stream.index, .success(HTTP2Response(status: stream.status ?? 0, headers: stream.headers, body: stream.body ?? ByteBuffer())))
+        finish(
+            stream.batch,
+            stream.index,
+            .success(HTTP2Response(status: stream.status ?? 0, headers: stream.headers, body: stream.body ?? ByteBuffer()))
+        )
     }
 
     private func fail(_ id: HTTP2StreamID, _ error: HTTP2TransportError) {

@@ -36,7 +36,10 @@ public struct WebhookClient: Sendable {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Herald")
         if let basicAuth {
-            request.headers.add(name: "Authorization", value: "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString())
+            request.headers.add(
+                name: "Authorization",
+                value: "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString()
+            )
         }
         let http: HTTPClient
         do {
@@ -76,7 +79,11 @@ public struct WebhookClient: Sendable {
             return PushResult(outcome: outcome, providerStatus: status, reason: status < 300 ? nil : "HTTP \(status)", latency: clock.now - start)
         } catch {
             let timedOut = error is WebhookTimeout || "\(error)".localizedCaseInsensitiveContains("deadline")
-            return PushResult(outcome: .retryLater(after: nil), reason: timedOut ? "no answer within \(timeout)" : "transport: \(error)", latency: clock.now - start)
+            return PushResult(
+                outcome: .retryLater(after: nil),
+                reason: timedOut ? "no answer within \(timeout)" : "transport: \(error)",
+                latency: clock.now - start
+            )
         }
     }
 }

@@ -43,27 +43,53 @@ extension APIHandler {
 
     func getCampaignStats(_ input: Operations.GetCampaignStats.Input) async throws -> Operations.GetCampaignStats.Output {
         let stats = try await services.campaigns.stats(appId: try await adminAppId(), id: input.path.id)
-        return .ok(.init(body: .json(.init(
-            audienceSize: stats.audienceSize, itemsCreated: stats.itemsCreated, delivered: stats.delivered, read: stats.read,
-            engaged: .init(additionalProperties: stats.engaged),
-            pushes: .init(sent: stats.pushesSent, failed: stats.pushesFailed, pending: stats.pushesPending, delivered: stats.pushesDelivered,
-                          clicked: stats.pushesClicked),
-            timeline: stats.timeline.map {
-                .init(start: $0.start, delivered: $0.delivered, read: $0.read, engaged: $0.engaged, pushesDelivered: $0.pushesDelivered,
-                      pushesClicked: $0.pushesClicked)
-            }
-        ))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        audienceSize: stats.audienceSize,
+                        itemsCreated: stats.itemsCreated,
+                        delivered: stats.delivered,
+                        read: stats.read,
+                        engaged: .init(additionalProperties: stats.engaged),
+                        pushes: .init(
+                            sent: stats.pushesSent,
+                            failed: stats.pushesFailed,
+                            pending: stats.pushesPending,
+                            delivered: stats.pushesDelivered,
+                            clicked: stats.pushesClicked
+                        ),
+                        timeline: stats.timeline.map {
+                            .init(
+                                start: $0.start,
+                                delivered: $0.delivered,
+                                read: $0.read,
+                                engaged: $0.engaged,
+                                pushesDelivered: $0.pushesDelivered,
+                                pushesClicked: $0.pushesClicked
+                            )
+                        }
+                    )
+                )
+            )
+        )
     }
 }
 
 enum CampaignWire {
     static func input(_ body: Components.Schemas.CampaignInput) throws -> CampaignManagement.Input {
         CampaignManagement.Input(
-            name: body.name, audience: try audience(body.audience),
+            name: body.name,
+            audience: try audience(body.audience),
             content: FeedManagement.Content(
-                card: try body.card.map(FeedWire.card), templateId: body.templateId, data: try body.data.map { try JSONBridge.object($0) } ?? [:],
-                categoryId: body.categoryId, channelId: body.channelId, tags: body.tags ?? [],
-                metadata: try body.metadata.map { try JSONBridge.object($0) } ?? [:], push: body.push.map(FeedWire.push)
+                card: try body.card.map(FeedWire.card),
+                templateId: body.templateId,
+                data: try body.data.map { try JSONBridge.object($0) } ?? [:],
+                categoryId: body.categoryId,
+                channelId: body.channelId,
+                tags: body.tags ?? [],
+                metadata: try body.metadata.map { try JSONBridge.object($0) } ?? [:],
+                push: body.push.map(FeedWire.push)
             ),
             sendAt: body.sendAt
         )
@@ -89,12 +115,24 @@ enum CampaignWire {
 
     static func campaign(_ campaign: Campaign) throws -> Components.Schemas.Campaign {
         .init(
-            id: campaign.id, name: campaign.name, status: .init(rawValue: campaign.status.rawValue) ?? .draft, audience: audienceOut(campaign.audience),
-            card: try campaign.card.map(FeedWire.cardOut), templateId: campaign.templateId, data: try JSONBridge.decode(campaign.data),
-            categoryId: campaign.categoryId, channelId: campaign.channelId, tags: campaign.tags, metadata: try JSONBridge.decode(campaign.metadata),
-            push: campaign.push.map(FeedWire.pushOut), sendAt: campaign.sendAt, startedAt: campaign.startedAt, finishedAt: campaign.finishedAt,
+            id: campaign.id,
+            name: campaign.name,
+            status: .init(rawValue: campaign.status.rawValue) ?? .draft,
+            audience: audienceOut(campaign.audience),
+            card: try campaign.card.map(FeedWire.cardOut),
+            templateId: campaign.templateId,
+            data: try JSONBridge.decode(campaign.data),
+            categoryId: campaign.categoryId,
+            channelId: campaign.channelId,
+            tags: campaign.tags,
+            metadata: try JSONBridge.decode(campaign.metadata),
+            push: campaign.push.map(FeedWire.pushOut),
+            sendAt: campaign.sendAt,
+            startedAt: campaign.startedAt,
+            finishedAt: campaign.finishedAt,
             progress: .init(audienceSize: campaign.audienceSize, itemsCreated: campaign.itemsCreated, pushesQueued: campaign.pushesQueued),
-            createdAt: campaign.createdAt, updatedAt: campaign.updatedAt
+            createdAt: campaign.createdAt,
+            updatedAt: campaign.updatedAt
         )
     }
 }

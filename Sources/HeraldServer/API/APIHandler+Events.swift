@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldModels
+import HeraldStorage
 
 extension APIHandler {
     /// The generated form of `POST /v1/events`, which the generated protocol requires. It is never
@@ -9,10 +10,11 @@ extension APIHandler {
     func postEvents(_ input: Operations.PostEvents.Input) async throws -> Operations.PostEvents.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let json: JSONValue = switch body {
-        case .EventBatch(let batch): .object(["events": .array(try batch.events.map { .object(try JSONBridge.object($0)) })])
-        case .EventInput(let event): .object(try JSONBridge.object(event))
-        }
+        let json: JSONValue =
+            switch body {
+            case .EventBatch(let batch): .object(["events": .array(try batch.events.map { .object(try JSONBridge.object($0)) })])
+            case .EventInput(let event): .object(try JSONBridge.object(event))
+            }
         let ids = try await services.acceptEvents(appId: appId, body: json)
         return .accepted(.init(body: .json(.init(eventIds: ids))))
     }
@@ -30,25 +32,42 @@ extension APIHandler {
             throw HeraldError.notFound("event", input.path.eventId)
         }
         let limit = min(max(input.query.limit ?? 200, 1), 1_000)
-        let page = try await services.store.deliveries(appId: appId, filter: DeliveryFilter(eventId: stored.event.id), after: input.query.cursor, limit: limit)
+        let page = try await services.store.deliveries(
+            appId: appId,
+            filter: DeliveryFilter(eventId: stored.event.id),
+            after: input.query.cursor,
+            limit: limit
+        )
         let counts = try await services.store.deliveryCounts(appId: appId, eventId: stored.event.id)
-        return .ok(.init(body: .json(.init(
-            event: try Wire.event(stored), counts: .init(additionalProperties: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })),
-            deliveries: page.map(Wire.delivery), nextCursor: page.count == limit ? page.last.map(SQLStoreCursor.after) : nil
-        ))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        event: try Wire.event(stored),
+                        counts: .init(additionalProperties: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })),
+                        deliveries: page.map(Wire.delivery),
+                        nextCursor: page.count == limit ? page.last.map(SQLStoreCursor.after) : nil
+                    )
+                )
+            )
+        )
     }
 
     func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output {
         let appId = try await adminAppId()
         let limit = min(max(input.query.limit ?? 100, 1), 1_000)
-        let filter = DeliveryFilter(uid: input.query.uid, eventId: input.query.eventId,
-                                    status: input.query.status.flatMap { DeliveryStatus(rawValue: $0.rawValue) }, since: input.query.since)
+        let filter = DeliveryFilter(
+            uid: input.query.uid,
+            eventId: input.query.eventId,
+            status: input.query.status.flatMap { DeliveryStatus(rawValue: $0.rawValue) },
+            since: input.query.since
+        )
         let page = try await services.store.deliveries(appId: appId, filter: filter, after: input.query.cursor, limit: limit)
-        return .ok(.init(body: .json(.init(data: page.map(Wire.delivery), nextCursor: page.count == limit ? page.last.map(SQLStoreCursor.after) : nil))))
+        return .ok(
+            .init(body: .json(.init(data: page.map(Wire.delivery), nextCursor: page.count == limit ? page.last.map(SQLStoreCursor.after) : nil)))
+        )
     }
 }
-
-import HeraldStorage
 
 /// Delivery-log cursors, as the store makes them.
 enum SQLStoreCursor {

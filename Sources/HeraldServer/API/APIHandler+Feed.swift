@@ -8,14 +8,25 @@ extension APIHandler {
     // MARK: Channels
 
     func listFeedChannels(_ input: Operations.ListFeedChannels.Input) async throws -> Operations.ListFeedChannels.Output {
-        let page = try await services.feed.list(appId: try await adminAppId(), kind: .channel, cursor: input.query.cursor, limit: input.query.limit ?? 50)
+        let page = try await services.feed.list(
+            appId: try await adminAppId(),
+            kind: .channel,
+            cursor: input.query.cursor,
+            limit: input.query.limit ?? 50
+        )
         return .ok(.init(body: .json(.init(data: page.items.map { FeedWire.channel(FeedChannel($0)) }, nextCursor: page.nextCursor))))
     }
 
     func createFeedChannel(_ input: Operations.CreateFeedChannel.Input) async throws -> Operations.CreateFeedChannel.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let channel = try await services.feed.putChannel(appId: appId, id: try FeedWire.required(body.id), name: body.name, description: body.description, create: true)
+        let channel = try await services.feed.putChannel(
+            appId: appId,
+            id: try FeedWire.required(body.id),
+            name: body.name,
+            description: body.description,
+            create: true
+        )
         return .created(.init(body: .json(FeedWire.channel(channel))))
     }
 
@@ -27,7 +38,13 @@ extension APIHandler {
     func updateFeedChannel(_ input: Operations.UpdateFeedChannel.Input) async throws -> Operations.UpdateFeedChannel.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let channel = try await services.feed.putChannel(appId: appId, id: input.path.id, name: body.name, description: body.description, create: false)
+        let channel = try await services.feed.putChannel(
+            appId: appId,
+            id: input.path.id,
+            name: body.name,
+            description: body.description,
+            create: false
+        )
         return .ok(.init(body: .json(FeedWire.channel(channel))))
     }
 
@@ -39,7 +56,12 @@ extension APIHandler {
     // MARK: Categories
 
     func listFeedCategories(_ input: Operations.ListFeedCategories.Input) async throws -> Operations.ListFeedCategories.Output {
-        let page = try await services.feed.list(appId: try await adminAppId(), kind: .category, cursor: input.query.cursor, limit: input.query.limit ?? 50)
+        let page = try await services.feed.list(
+            appId: try await adminAppId(),
+            kind: .category,
+            cursor: input.query.cursor,
+            limit: input.query.limit ?? 50
+        )
         return .ok(.init(body: .json(.init(data: page.items.map { FeedWire.category(FeedCategory($0)) }, nextCursor: page.nextCursor))))
     }
 
@@ -70,15 +92,27 @@ extension APIHandler {
     // MARK: Templates
 
     func listFeedTemplates(_ input: Operations.ListFeedTemplates.Input) async throws -> Operations.ListFeedTemplates.Output {
-        let page = try await services.feed.list(appId: try await adminAppId(), kind: .template, cursor: input.query.cursor, limit: input.query.limit ?? 50)
+        let page = try await services.feed.list(
+            appId: try await adminAppId(),
+            kind: .template,
+            cursor: input.query.cursor,
+            limit: input.query.limit ?? 50
+        )
         return .ok(.init(body: .json(.init(data: try page.items.map { try FeedWire.template(FeedTemplate($0)) }, nextCursor: page.nextCursor))))
     }
 
     func createFeedTemplate(_ input: Operations.CreateFeedTemplate.Input) async throws -> Operations.CreateFeedTemplate.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let template = try await services.feed.putTemplate(appId: appId, id: try FeedWire.required(body.id), name: body.name, card: try FeedWire.card(body.card),
-                                                           categoryId: body.categoryId, channelId: body.channelId, create: true)
+        let template = try await services.feed.putTemplate(
+            appId: appId,
+            id: try FeedWire.required(body.id),
+            name: body.name,
+            card: try FeedWire.card(body.card),
+            categoryId: body.categoryId,
+            channelId: body.channelId,
+            create: true
+        )
         return .created(.init(body: .json(try FeedWire.template(template))))
     }
 
@@ -90,8 +124,15 @@ extension APIHandler {
     func updateFeedTemplate(_ input: Operations.UpdateFeedTemplate.Input) async throws -> Operations.UpdateFeedTemplate.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let template = try await services.feed.putTemplate(appId: appId, id: input.path.id, name: body.name, card: try FeedWire.card(body.card),
-                                                           categoryId: body.categoryId, channelId: body.channelId, create: false)
+        let template = try await services.feed.putTemplate(
+            appId: appId,
+            id: input.path.id,
+            name: body.name,
+            card: try FeedWire.card(body.card),
+            categoryId: body.categoryId,
+            channelId: body.channelId,
+            create: false
+        )
         return .ok(.init(body: .json(try FeedWire.template(template))))
     }
 
@@ -106,14 +147,31 @@ extension APIHandler {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
         let content = FeedManagement.Content(
-            card: try body.card.map(FeedWire.card), templateId: body.templateId, data: try body.data.map { try JSONBridge.object($0) } ?? [:],
-            categoryId: body.categoryId, channelId: body.channelId, tags: body.tags ?? [], metadata: try body.metadata.map { try JSONBridge.object($0) } ?? [:],
-            sender: body.sender, push: body.push.map(FeedWire.push)
+            card: try body.card.map(FeedWire.card),
+            templateId: body.templateId,
+            data: try body.data.map { try JSONBridge.object($0) } ?? [:],
+            categoryId: body.categoryId,
+            channelId: body.channelId,
+            tags: body.tags ?? [],
+            metadata: try body.metadata.map { try JSONBridge.object($0) } ?? [:],
+            sender: body.sender,
+            push: body.push.map(FeedWire.push)
         )
         let (result, unknown) = try await services.feed.send(appId: appId, uids: body.uids, content)
         if result.pushes > 0 { await services.engine.eventsAccepted() }
-        return .ok(.init(body: .json(.init(sent: result.stored, pushes: result.pushes, items: result.items.map { .init(uid: $0.uid, id: $0.id) },
-                                           unknownUids: unknown, rejected: .init(additionalProperties: result.rejected)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        sent: result.stored,
+                        pushes: result.pushes,
+                        items: result.items.map { .init(uid: $0.uid, id: $0.id) },
+                        unknownUids: unknown,
+                        rejected: .init(additionalProperties: result.rejected)
+                    )
+                )
+            )
+        )
     }
 
     // MARK: The user's feed
@@ -122,10 +180,21 @@ extension APIHandler {
         let session = try await userSession()
         let query = input.query
         let tags = (query.tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let page = try await services.userFeed.page(appId: session.appId, uid: session.uid, FeedQuery(
-            limit: query.limit ?? 20, cursor: query.cursor, readState: query.readState.flatMap { FeedQuery.ReadState(rawValue: $0.rawValue) },
-            category: query.category, categoryId: query.categoryId, channelId: query.channelId, tags: tags, dateFrom: query.dateFrom, dateTo: query.dateTo
-        ))
+        let page = try await services.userFeed.page(
+            appId: session.appId,
+            uid: session.uid,
+            FeedQuery(
+                limit: query.limit ?? 20,
+                cursor: query.cursor,
+                readState: query.readState.flatMap { FeedQuery.ReadState(rawValue: $0.rawValue) },
+                category: query.category,
+                categoryId: query.categoryId,
+                channelId: query.channelId,
+                tags: tags,
+                dateFrom: query.dateFrom,
+                dateTo: query.dateTo
+            )
+        )
         return .ok(.init(body: .json(.init(data: try page.items.map(FeedWire.item), nextCursor: page.nextCursor))))
     }
 
@@ -137,8 +206,12 @@ extension APIHandler {
 
     func getMyFeedUnreadCount(_ input: Operations.GetMyFeedUnreadCount.Input) async throws -> Operations.GetMyFeedUnreadCount.Output {
         let session = try await userSession()
-        let count = try await services.userFeed.unreadCount(appId: session.appId, uid: session.uid, categoryId: input.query.categoryId,
-                                                            category: input.query.category)
+        let count = try await services.userFeed.unreadCount(
+            appId: session.appId,
+            uid: session.uid,
+            categoryId: input.query.categoryId,
+            category: input.query.category
+        )
         return .ok(.init(body: .json(.init(unreadCount: count))))
     }
 
@@ -168,13 +241,23 @@ extension APIHandler {
 
     func markMyPushDelivered(_ input: Operations.MarkMyPushDelivered.Input) async throws -> Operations.MarkMyPushDelivered.Output {
         let session = try await userSession()
-        let item = try await services.userFeed.trackPush(appId: session.appId, uid: session.uid, pushNotificationId: input.path.pushNotificationId, clicked: false)
+        let item = try await services.userFeed.trackPush(
+            appId: session.appId,
+            uid: session.uid,
+            pushNotificationId: input.path.pushNotificationId,
+            clicked: false
+        )
         return .ok(.init(body: .json(FeedWire.tracking(item))))
     }
 
     func markMyPushClicked(_ input: Operations.MarkMyPushClicked.Input) async throws -> Operations.MarkMyPushClicked.Output {
         let session = try await userSession()
-        let item = try await services.userFeed.trackPush(appId: session.appId, uid: session.uid, pushNotificationId: input.path.pushNotificationId, clicked: true)
+        let item = try await services.userFeed.trackPush(
+            appId: session.appId,
+            uid: session.uid,
+            pushNotificationId: input.path.pushNotificationId,
+            clicked: true
+        )
         return .ok(.init(body: .json(FeedWire.tracking(item))))
     }
 }
@@ -211,19 +294,45 @@ enum FeedWire {
     }
 
     static func template(_ template: FeedTemplate) throws -> Components.Schemas.FeedTemplate {
-        .init(id: template.id, name: template.name, card: try cardOut(template.card), categoryId: template.categoryId, channelId: template.channelId,
-              createdAt: template.createdAt, updatedAt: template.updatedAt)
+        .init(
+            id: template.id,
+            name: template.name,
+            card: try cardOut(template.card),
+            categoryId: template.categoryId,
+            channelId: template.channelId,
+            createdAt: template.createdAt,
+            updatedAt: template.updatedAt
+        )
     }
 
     static func item(_ item: FeedItem) throws -> Components.Schemas.FeedItem {
-        .init(id: item.id, category: item.category, categoryId: item.categoryId, channelId: item.channelId, campaignId: item.campaignId,
-              content: try cardOut(item.content), readAt: item.readAt, deliveredAt: item.deliveredAt, sentAt: item.sentAt,
-              metadata: try JSONBridge.decode(item.metadata), tags: item.tags, sender: item.sender, receiver: item.receiver,
-              receiverType: item.receiverType, isRead: item.isRead, pushNotificationId: item.pushNotificationId)
+        .init(
+            id: item.id,
+            category: item.category,
+            categoryId: item.categoryId,
+            channelId: item.channelId,
+            campaignId: item.campaignId,
+            content: try cardOut(item.content),
+            readAt: item.readAt,
+            deliveredAt: item.deliveredAt,
+            sentAt: item.sentAt,
+            metadata: try JSONBridge.decode(item.metadata),
+            tags: item.tags,
+            sender: item.sender,
+            receiver: item.receiver,
+            receiverType: item.receiverType,
+            isRead: item.isRead,
+            pushNotificationId: item.pushNotificationId
+        )
     }
 
     static func tracking(_ item: FeedItem) -> Components.Schemas.PushTracking {
-        .init(pushNotificationId: item.pushNotificationId ?? "", notificationId: item.id, campaignId: item.campaignId, deliveredAt: item.pushDeliveredAt,
-              clickedAt: item.pushClickedAt)
+        .init(
+            pushNotificationId: item.pushNotificationId ?? "",
+            notificationId: item.id,
+            campaignId: item.campaignId,
+            deliveredAt: item.pushDeliveredAt,
+            clickedAt: item.pushClickedAt
+        )
     }
 }

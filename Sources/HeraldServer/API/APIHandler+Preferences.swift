@@ -12,7 +12,9 @@ extension APIHandler {
         let session = try await userSession()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
         let effective = try await services.preferences.update(
-            appId: session.appId, uid: session.uid, events: try NotificationPreferences.events(body.events?.additionalProperties),
+            appId: session.appId,
+            uid: session.uid,
+            events: try NotificationPreferences.events(body.events?.additionalProperties),
             groupMentionsOnly: body.groupMentionsOnly,
             doNotDisturb: body.doNotDisturb.map(Wire.doNotDisturb)
         )
@@ -28,7 +30,12 @@ extension APIHandler {
         let session = try await userSession()
         var until: Date?
         if case .json(let body) = input.body { until = body.until }
-        let mute = try await services.preferences.mute(appId: session.appId, uid: session.uid, conversationId: input.path.conversationId, until: until)
+        let mute = try await services.preferences.mute(
+            appId: session.appId,
+            uid: session.uid,
+            conversationId: input.path.conversationId,
+            until: until
+        )
         return .ok(.init(body: .json(Wire.mute(mute))))
     }
 

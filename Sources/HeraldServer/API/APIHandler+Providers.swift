@@ -41,8 +41,12 @@ extension APIHandler {
     func updatePushSettings(_ input: Operations.UpdatePushSettings.Input) async throws -> Operations.UpdatePushSettings.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        var patch = PushSettingsPatch(enabled: body.enabled, maxTokensPerUser: body.maxTokensPerUser,
-                                      multiDevicePolicy: body.multiDevicePolicy, onlineGraceSeconds: body.onlineGraceSeconds)
+        var patch = PushSettingsPatch(
+            enabled: body.enabled,
+            maxTokensPerUser: body.maxTokensPerUser,
+            multiDevicePolicy: body.multiDevicePolicy,
+            onlineGraceSeconds: body.onlineGraceSeconds
+        )
         patch.badge = body.badge
         patch.includeMessageObject = body.includeMessageObject
         patch.payloadFormat = body.payloadFormat

@@ -11,8 +11,13 @@ extension APIHandler {
         let sessions = Dictionary(grouping: records, by: \.sessionId).values.map { rows in
             // A session with sockets on several processes shows its connected one first.
             let row = rows.sorted { ($0.isConnected ? 0 : 1, $0.since) < ($1.isConnected ? 0 : 1, $1.since) }[0]
-            return Components.Schemas.PresenceSession(sessionId: row.sessionId, since: row.since, instance: row.instance,
-                                                      connected: row.isConnected, offlineAt: row.offlineAt)
+            return Components.Schemas.PresenceSession(
+                sessionId: row.sessionId,
+                since: row.since,
+                instance: row.instance,
+                connected: row.isConnected,
+                offlineAt: row.offlineAt
+            )
         }.sorted { $0.since < $1.since }
         return .ok(.init(body: .json(.init(online: !sessions.isEmpty, sessions: sessions))))
     }
@@ -20,7 +25,8 @@ extension APIHandler {
     func sendRealtimeMessage(_ input: Operations.SendRealtimeMessage.Input) async throws -> Operations.SendRealtimeMessage.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let uids = body.uids ?? [], sessionIds = body.sessionIds ?? []
+        let uids = body.uids ?? []
+        let sessionIds = body.sessionIds ?? []
         guard !uids.isEmpty || !sessionIds.isEmpty else { throw HeraldError.invalidField("uids", "give uids or sessionIds") }
         guard uids.count <= 10_000, sessionIds.count <= 10_000 else { throw HeraldError.invalidField("uids", "at most 10,000 per call") }
         let envelope = RealtimeEnvelope.custom(.init(data: try JSONBridge.object(body.data)))

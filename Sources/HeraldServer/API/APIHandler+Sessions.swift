@@ -8,13 +8,26 @@ extension APIHandler {
         var request: Components.Schemas.SessionRequest?
         if case .json(let body) = input.body { request = body }
         let issued = try await services.sessions.open(
-            appId: appId, uid: input.path.uid, deviceName: request?.deviceName, expiresAt: request?.expiresAt
+            appId: appId,
+            uid: input.path.uid,
+            deviceName: request?.deviceName,
+            expiresAt: request?.expiresAt
         )
         let session = issued.session
-        return .created(.init(body: .json(.init(
-            sessionId: session.id, authToken: issued.authToken, uid: session.uid, deviceName: session.deviceName,
-            createdAt: session.createdAt, expiresAt: session.expiresAt
-        ))))
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        sessionId: session.id,
+                        authToken: issued.authToken,
+                        uid: session.uid,
+                        deviceName: session.deviceName,
+                        createdAt: session.createdAt,
+                        expiresAt: session.expiresAt
+                    )
+                )
+            )
+        )
     }
 
     func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output {
@@ -46,7 +59,11 @@ extension APIHandler {
         let session = try await userSession()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
         let registration = try await services.tokens.register(
-            session: session, pushToken: body.pushToken, platform: body.platform, providerId: body.providerId, unique: body.unique ?? false
+            session: session,
+            pushToken: body.pushToken,
+            platform: body.platform,
+            providerId: body.providerId,
+            unique: body.unique ?? false
         )
         return .ok(.init(body: .json(.init(token: Wire.pushToken(registration.token), removedTokens: registration.removedTokens.count))))
     }

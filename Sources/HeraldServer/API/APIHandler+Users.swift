@@ -9,21 +9,41 @@ extension APIHandler {
         if let uid = body.uid, uid != input.path.uid {
             throw HeraldError.invalidField("uid", "is '\(uid)' but the path names '\(input.path.uid)'; leave it out or make them equal")
         }
-        let user = try await services.directory.putUser(appId: appId, uid: input.path.uid, UserInput(
-            name: body.name, avatar: body.avatar, metadata: try body.metadata.map { try JSONBridge.object($0) }, tags: body.tags,
-            locale: body.locale, timeZone: body.timeZone
-        ))
+        let user = try await services.directory.putUser(
+            appId: appId,
+            uid: input.path.uid,
+            UserInput(
+                name: body.name,
+                avatar: body.avatar,
+                metadata: try body.metadata.map { try JSONBridge.object($0) },
+                tags: body.tags,
+                locale: body.locale,
+                timeZone: body.timeZone
+            )
+        )
         return .ok(.init(body: .json(try Wire.user(user))))
     }
 
     func putUsers(_ input: Operations.PutUsers.Input) async throws -> Operations.PutUsers.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let stored = try await services.directory.putUsers(appId: appId, try body.users.enumerated().map { index, user in
-            guard let uid = user.uid else { throw HeraldError.invalidField("users[\(index)].uid", "is required") }
-            return (uid, UserInput(name: user.name, avatar: user.avatar, metadata: try user.metadata.map { try JSONBridge.object($0) },
-                                               tags: user.tags, locale: user.locale, timeZone: user.timeZone))
-        })
+        let stored = try await services.directory.putUsers(
+            appId: appId,
+            try body.users.enumerated().map { index, user in
+                guard let uid = user.uid else { throw HeraldError.invalidField("users[\(index)].uid", "is required") }
+                return (
+                    uid,
+                    UserInput(
+                        name: user.name,
+                        avatar: user.avatar,
+                        metadata: try user.metadata.map { try JSONBridge.object($0) },
+                        tags: user.tags,
+                        locale: user.locale,
+                        timeZone: user.timeZone
+                    )
+                )
+            }
+        )
         return .ok(.init(body: .json(.init(stored: stored))))
     }
 
@@ -50,10 +70,18 @@ extension APIHandler {
     func putGroup(_ input: Operations.PutGroup.Input) async throws -> Operations.PutGroup.Output {
         let appId = try await adminAppId()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let group = try await services.directory.putGroup(appId: appId, guid: input.path.guid, GroupInput(
-            name: body.name, icon: body.icon, type: body._type ?? "public", password: body.password,
-            metadata: try body.metadata.map { try JSONBridge.object($0) }, owner: body.owner
-        ))
+        let group = try await services.directory.putGroup(
+            appId: appId,
+            guid: input.path.guid,
+            GroupInput(
+                name: body.name,
+                icon: body.icon,
+                type: body._type ?? "public",
+                password: body.password,
+                metadata: try body.metadata.map { try JSONBridge.object($0) },
+                owner: body.owner
+            )
+        )
         return .ok(.init(body: .json(try Wire.group(group))))
     }
 

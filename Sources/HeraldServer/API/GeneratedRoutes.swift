@@ -1,6 +1,6 @@
+import HTTPTypes
 import HeraldCore
 import HeraldModels
-import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
 
@@ -9,8 +9,11 @@ struct GeneratedRoutes<Base: ServerTransport>: ServerTransport {
     let base: Base
     let skipping: Set<String>
 
-    func register(_ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
-                  method: HTTPRequest.Method, path: String) throws {
+    func register(
+        _ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
+        method: HTTPRequest.Method,
+        path: String
+    ) throws {
         guard !skipping.contains("\(method.rawValue) \(path)") else { return }
         try base.register(handler, method: method, path: path)
     }

@@ -1,6 +1,6 @@
+import HTTPTypes
 import HeraldCore
 import HeraldModels
-import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
 
@@ -27,7 +27,11 @@ enum HotRoutes {
             }
             let ids = try await services.acceptEvents(appId: appId, body: json)
             let answer = JSONValue.object(["eventIds": .array(ids.map(JSONValue.string))]).jsonBytes()
-            return Response(status: .accepted, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+            return Response(
+                status: .accepted,
+                headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: answer))
+            )
         }
     }
 }

@@ -14,6 +14,10 @@ struct MillisecondDates: DateTranscoder {
     func decode(_ text: String) throws -> Date {
         if let date = WireTimestamp.parse(text) { return date }
         // The transcoder is not told which field it reads; the message quotes the value instead.
-        throw HeraldError(.invalidField, "'\(text.prefix(64))' is not an ISO 8601 date-time such as 2026-11-23T09:30:00.000Z", details: ["field": "date-time"])
+        throw HeraldError(
+            .invalidField,
+            "'\(text.prefix(64))' is not an ISO 8601 date-time such as 2026-11-23T09:30:00.000Z",
+            details: ["field": "date-time"]
+        )
     }
 }

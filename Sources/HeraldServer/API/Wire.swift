@@ -8,16 +8,30 @@ import OpenAPIRuntime
 enum Wire {
     static func user(_ user: User) throws -> Components.Schemas.User {
         .init(
-            uid: user.uid, name: user.name, avatar: user.avatar, metadata: try user.metadata.map { try JSONBridge.decode($0) },
-            tags: user.tags, locale: user.locale, timeZone: user.timeZone, createdAt: user.createdAt, updatedAt: user.updatedAt
+            uid: user.uid,
+            name: user.name,
+            avatar: user.avatar,
+            metadata: try user.metadata.map { try JSONBridge.decode($0) },
+            tags: user.tags,
+            locale: user.locale,
+            timeZone: user.timeZone,
+            createdAt: user.createdAt,
+            updatedAt: user.updatedAt
         )
     }
 
     static func group(_ group: Group) throws -> Components.Schemas.Group {
         .init(
-            guid: group.guid, name: group.name, icon: group.icon, _type: .init(rawValue: group.type.rawValue) ?? ._public,
-            hasPassword: group.passwordHash != nil, metadata: try group.metadata.map { try JSONBridge.decode($0) },
-            membersCount: group.membersCount, owner: group.owner, createdAt: group.createdAt, updatedAt: group.updatedAt
+            guid: group.guid,
+            name: group.name,
+            icon: group.icon,
+            _type: .init(rawValue: group.type.rawValue) ?? ._public,
+            hasPassword: group.passwordHash != nil,
+            metadata: try group.metadata.map { try JSONBridge.decode($0) },
+            membersCount: group.membersCount,
+            owner: group.owner,
+            createdAt: group.createdAt,
+            updatedAt: group.updatedAt
         )
     }
 
@@ -31,33 +45,51 @@ enum Wire {
 
     static func pushToken(_ token: PushToken) -> Components.Schemas.PushToken {
         .init(
-            pushToken: token.token, platform: token.platform.rawValue,
-            tokenKind: .init(rawValue: token.kind.rawValue) ?? .fcm, providerId: token.providerId,
-            uid: token.uid, sessionId: token.sessionId, createdAt: token.createdAt, lastSeenAt: token.lastSeenAt
+            pushToken: token.token,
+            platform: token.platform.rawValue,
+            tokenKind: .init(rawValue: token.kind.rawValue) ?? .fcm,
+            providerId: token.providerId,
+            uid: token.uid,
+            sessionId: token.sessionId,
+            createdAt: token.createdAt,
+            lastSeenAt: token.lastSeenAt
         )
     }
 
     static func settings(_ settings: PushSettings) throws -> Components.Schemas.PushSettings {
         .init(
-            badge: settings.badge, includeMessageObject: settings.includeMessageObject,
+            badge: settings.badge,
+            includeMessageObject: settings.includeMessageObject,
             payloadFormat: .init(rawValue: settings.payloadFormat.rawValue) ?? .cometchat,
-            customJSON: try settings.customJSON.map { try JSONBridge.decode($0) }, hideMessageText: settings.hideMessageText,
-            localizationKeys: settings.localizationKeys, includeConversationUnread: settings.includeConversationUnread,
-            chatTTLSeconds: settings.chatTTLSeconds, callTTLSeconds: settings.callTTLSeconds,
-            defaultPreferences: preferences(settings.defaultPreferences), retentionDays: settings.retentionDays,
-            enabled: settings.enabled, maxTokensPerUser: settings.maxTokensPerUser,
-            multiDevicePolicy: .init(rawValue: settings.multiDevicePolicy.rawValue) ?? .allOffline, onlineGraceSeconds: settings.onlineGraceSeconds
+            customJSON: try settings.customJSON.map { try JSONBridge.decode($0) },
+            hideMessageText: settings.hideMessageText,
+            localizationKeys: settings.localizationKeys,
+            includeConversationUnread: settings.includeConversationUnread,
+            chatTTLSeconds: settings.chatTTLSeconds,
+            callTTLSeconds: settings.callTTLSeconds,
+            defaultPreferences: preferences(settings.defaultPreferences),
+            retentionDays: settings.retentionDays,
+            enabled: settings.enabled,
+            maxTokensPerUser: settings.maxTokensPerUser,
+            multiDevicePolicy: .init(rawValue: settings.multiDevicePolicy.rawValue) ?? .allOffline,
+            onlineGraceSeconds: settings.onlineGraceSeconds
         )
     }
 
     static func preferences(_ value: NotificationPreferences) -> Components.Schemas.PreferencesValue {
-        .init(events: value.events.map { .init(additionalProperties: eventSwitches($0)) }, groupMentionsOnly: value.groupMentionsOnly,
-              doNotDisturb: value.doNotDisturb.map(doNotDisturb))
+        .init(
+            events: value.events.map { .init(additionalProperties: eventSwitches($0)) },
+            groupMentionsOnly: value.groupMentionsOnly,
+            doNotDisturb: value.doNotDisturb.map(doNotDisturb)
+        )
     }
 
     static func preferences(_ value: Components.Schemas.PreferencesValue) throws -> NotificationPreferences {
-        NotificationPreferences(events: try NotificationPreferences.events(value.events?.additionalProperties), groupMentionsOnly: value.groupMentionsOnly,
-                                doNotDisturb: value.doNotDisturb.map(doNotDisturb))
+        NotificationPreferences(
+            events: try NotificationPreferences.events(value.events?.additionalProperties),
+            groupMentionsOnly: value.groupMentionsOnly,
+            doNotDisturb: value.doNotDisturb.map(doNotDisturb)
+        )
     }
 
     /// Switches per event type as the API names them.
@@ -74,8 +106,12 @@ enum Wire {
     }
 
     static func effective(_ value: EffectivePreferences) -> Components.Schemas.Preferences {
-        .init(events: .init(additionalProperties: eventSwitches(value.events)), groupMentionsOnly: value.groupMentionsOnly,
-              doNotDisturb: value.doNotDisturb.map(doNotDisturb), mutes: value.mutes.map(mute))
+        .init(
+            events: .init(additionalProperties: eventSwitches(value.events)),
+            groupMentionsOnly: value.groupMentionsOnly,
+            doNotDisturb: value.doNotDisturb.map(doNotDisturb),
+            mutes: value.mutes.map(mute)
+        )
     }
 
     static func mute(_ value: ConversationMute) -> Components.Schemas.Mute {
@@ -83,18 +119,42 @@ enum Wire {
     }
 
     static func template(_ template: PushTemplate, builtIn: Bool) -> Components.Schemas.Template {
-        .init(eventType: template.eventType.rawValue, receiverType: template.receiverType.rawValue, locale: template.locale, title: template.title,
-              body: template.body, titleLocKey: template.titleLocKey, titleLocArgs: template.titleLocArgs, bodyLocKey: template.bodyLocKey,
-              bodyLocArgs: template.bodyLocArgs, builtIn: builtIn, updatedAt: template.updatedAt)
+        .init(
+            eventType: template.eventType.rawValue,
+            receiverType: template.receiverType.rawValue,
+            locale: template.locale,
+            title: template.title,
+            body: template.body,
+            titleLocKey: template.titleLocKey,
+            titleLocArgs: template.titleLocArgs,
+            bodyLocKey: template.bodyLocKey,
+            bodyLocArgs: template.bodyLocArgs,
+            builtIn: builtIn,
+            updatedAt: template.updatedAt
+        )
     }
 
     static func delivery(_ d: Delivery) -> Components.Schemas.DeliveryRecord {
         .init(
-            id: d.id, eventId: d.subject.id, uid: d.uid, channel: Components.Schemas.DeliveryRecord.ChannelPayload(rawValue: d.channel.rawValue) ?? .push,
-            target: targetText(d.target), sessionId: d.sessionId, providerId: d.providerId, platform: d.platform?.rawValue,
-            route: d.route.flatMap { .init(rawValue: $0.rawValue) }, status: .init(rawValue: d.status.rawValue) ?? .pending, reason: d.reason,
-            attempts: d.attempts, nextAttemptAt: d.nextAttemptAt, expiresAt: d.expiresAt, providerStatus: d.providerStatus,
-            providerMessageId: d.providerMessageId, badge: d.badge, createdAt: d.createdAt, updatedAt: d.updatedAt
+            id: d.id,
+            eventId: d.subject.id,
+            uid: d.uid,
+            channel: Components.Schemas.DeliveryRecord.ChannelPayload(rawValue: d.channel.rawValue) ?? .push,
+            target: targetText(d.target),
+            sessionId: d.sessionId,
+            providerId: d.providerId,
+            platform: d.platform?.rawValue,
+            route: d.route.flatMap { .init(rawValue: $0.rawValue) },
+            status: .init(rawValue: d.status.rawValue) ?? .pending,
+            reason: d.reason,
+            attempts: d.attempts,
+            nextAttemptAt: d.nextAttemptAt,
+            expiresAt: d.expiresAt,
+            providerStatus: d.providerStatus,
+            providerMessageId: d.providerMessageId,
+            badge: d.badge,
+            createdAt: d.createdAt,
+            updatedAt: d.updatedAt
         )
     }
 
@@ -109,19 +169,29 @@ enum Wire {
     }
 
     static func event(_ stored: StoredEvent) throws -> Components.Schemas.EventSummary {
-        .init(eventId: stored.event.id, clientId: stored.event.clientId, _type: stored.event.kind.rawValue,
-              status: .init(rawValue: stored.status.rawValue) ?? .pending, receivedAt: stored.event.receivedAt, finishedAt: stored.finishedAt,
-              recipients: stored.recipients, reason: stored.reason.flatMap { .init(rawValue: $0.rawValue) },
-              event: try JSONBridge.decode(stored.event.publicJSON.objectValue ?? [:]))
+        .init(
+            eventId: stored.event.id,
+            clientId: stored.event.clientId,
+            _type: stored.event.kind.rawValue,
+            status: .init(rawValue: stored.status.rawValue) ?? .pending,
+            receivedAt: stored.event.receivedAt,
+            finishedAt: stored.finishedAt,
+            recipients: stored.recipients,
+            reason: stored.reason.flatMap { .init(rawValue: $0.rawValue) },
+            event: try JSONBridge.decode(stored.event.publicJSON.objectValue ?? [:])
+        )
     }
 
     /// Only what ``ProviderConfig`` holds: settings and safe facts, never a secret.
     static func provider(_ credential: ProviderCredential) -> Components.Schemas.Provider {
         let config = credential.config
         var provider = Components.Schemas.Provider(
-            providerId: credential.providerId, kind: .init(rawValue: config.kind.rawValue) ?? .custom, enabled: config.enabled,
+            providerId: credential.providerId,
+            kind: .init(rawValue: config.kind.rawValue) ?? .custom,
+            enabled: config.enabled,
             broken: config.broken.map { .init(reason: $0.reason, since: $0.since ?? credential.updatedAt) },
-            createdAt: credential.createdAt, updatedAt: credential.updatedAt
+            createdAt: credential.createdAt,
+            updatedAt: credential.updatedAt
         )
         switch config.settings {
         case .fcm(let fcm):

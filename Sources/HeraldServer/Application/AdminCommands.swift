@@ -55,7 +55,12 @@ public enum AdminCommands {
     }
 
     /// `herald push test`: one push now through a provider; the same verdict as the API's.
-    public static func testPush(_ configuration: HeraldConfiguration, appId: String, providerId: String, input: TestPushInput) async throws -> TestSendVerdict {
+    public static func testPush(
+        _ configuration: HeraldConfiguration,
+        appId: String,
+        providerId: String,
+        input: TestPushInput
+    ) async throws -> TestSendVerdict {
         try await withServices(configuration) { try await $0.testSends.viaProvider(appId: appId, providerId: providerId, input) }
     }
 

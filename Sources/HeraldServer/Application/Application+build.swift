@@ -11,7 +11,10 @@ import ServiceLifecycle
 /// Builds the HTTP application. The executable and the tests both call this.
 /// - Parameter services: already opened services (tests); nil opens the configured database.
 public func buildApplication(
-    _ configuration: HeraldConfiguration, services: HeraldServices? = nil, logger: Logger? = nil, background: [any Service] = [],
+    _ configuration: HeraldConfiguration,
+    services: HeraldServices? = nil,
+    logger: Logger? = nil,
+    background: [any Service] = [],
     stopLimit: Duration? = nil
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "herald")
@@ -42,10 +45,16 @@ public func buildApplication(
     // `/metrics` on its own port when one is set (so that it need not face the internet).
     let metricsRouter = configuration.metricsPort == nil ? router : Router(context: BasicRequestContext.self)
     metricsRouter.get("/metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
+        )
     }
-    try APIHandler(services: services).registerHandlers(on: GeneratedRoutes(base: router, skipping: HotRoutes.operations),
-                                                       configuration: .init(dateTranscoder: MillisecondDates()))
+    try APIHandler(services: services).registerHandlers(
+        on: GeneratedRoutes(base: router, skipping: HotRoutes.operations),
+        configuration: .init(dateTranscoder: MillisecondDates())
+    )
     HotRoutes.register(on: router, services: services)
     RealtimeRoutes.register(on: router, services: services)
     try Dashboard.register(on: router, services: services)
@@ -55,11 +64,14 @@ public func buildApplication(
         server: RealtimeRoutes.server(services: services, pingInterval: configuration.realtime.pingInterval),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Herald"),
         onServerRunning: { [logger] channel in
-            logger.info("Herald is listening", metadata: [
-                "version": "\(HeraldVersion.version)", "commit": "\(HeraldVersion.commit ?? "development")",
-                "address": "\(channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)")",
-                "database": "\(configuration.database.kind)", "engine": "\(configuration.engineWorkers ? "on" : "off")",
-            ])
+            logger.info(
+                "Herald is listening",
+                metadata: [
+                    "version": "\(HeraldVersion.version)", "commit": "\(HeraldVersion.commit ?? "development")",
+                    "address": "\(channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)")",
+                    "database": "\(configuration.database.kind)", "engine": "\(configuration.engineWorkers ? "on" : "off")",
+                ]
+            )
         },
         logger: logger
     )
@@ -70,14 +82,26 @@ public func buildApplication(
     if let metricsPort = configuration.metricsPort {
         var metricsLogger = logger
         metricsLogger.logLevel = .warning
-        app.addServices(Application(router: metricsRouter, configuration: .init(address: .hostname(configuration.host, port: metricsPort), serverName: "Herald"),
-                                    logger: metricsLogger))
+        app.addServices(
+            Application(
+                router: metricsRouter,
+                configuration: .init(address: .hostname(configuration.host, port: metricsPort), serverName: "Herald"),
+                logger: metricsLogger
+            )
+        )
     }
     if configuration.engineWorkers {
-        let engine = DeliveryEngineService(engine: services.engine, logger: logger, shared: services.store.isShared,
-                                           claimTimeout: configuration.realtime.claimTimeout)
-        app.addServices(engine, MaintenanceService(services: services, logger: logger),
-                        CampaignService(services: services, logger: logger))
+        let engine = DeliveryEngineService(
+            engine: services.engine,
+            logger: logger,
+            shared: services.store.isShared,
+            claimTimeout: configuration.realtime.claimTimeout
+        )
+        app.addServices(
+            engine,
+            MaintenanceService(services: services, logger: logger),
+            CampaignService(services: services, logger: logger)
+        )
     }
     // Added last, so told first: a graceful stop that has not ended within its limit ends the process.
     if let stopLimit { app.addServices(ShutdownWatchdog(logger: logger, limit: stopLimit)) }

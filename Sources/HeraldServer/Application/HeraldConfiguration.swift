@@ -44,8 +44,14 @@ public struct HeraldConfiguration: Sendable {
     public var otelProtocol = "http/protobuf"
 
     public init(
-        host: String = "0.0.0.0", port: Int = 8080, database: DatabaseURL = .default, secretKey: String? = nil,
-        dataFolder: String? = nil, allowPrivateWebhooks: Bool = false, maxBodyBytes: Int = 1 << 20, logLevel: Logger.Level = .info
+        host: String = "0.0.0.0",
+        port: Int = 8080,
+        database: DatabaseURL = .default,
+        secretKey: String? = nil,
+        dataFolder: String? = nil,
+        allowPrivateWebhooks: Bool = false,
+        maxBodyBytes: Int = 1 << 20,
+        logLevel: Logger.Level = .info
     ) {
         self.host = host
         self.port = port
@@ -70,11 +76,15 @@ public struct HeraldConfiguration: Sendable {
         configuration.allowPrivateWebhooks = ["1", "true", "yes"].contains(environment["HERALD_WEBHOOK_ALLOW_PRIVATE"]?.lowercased() ?? "")
         if let bytes = environment["HERALD_MAX_BODY_BYTES"].flatMap(Int.init), bytes > 0 { configuration.maxBodyBytes = bytes }
         if let rate = environment["HERALD_RATE_LIMIT"].flatMap(Double.init) { configuration.rateLimits.apiKey = rate > 0 ? .init(rate: rate) : nil }
-        if let rate = environment["HERALD_USER_RATE_LIMIT"].flatMap(Double.init) { configuration.rateLimits.userToken = rate > 0 ? .init(rate: rate) : nil }
+        if let rate = environment["HERALD_USER_RATE_LIMIT"].flatMap(Double.init) {
+            configuration.rateLimits.userToken = rate > 0 ? .init(rate: rate) : nil
+        }
         if let level = environment["HERALD_LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) { configuration.logLevel = level }
         if let format = environment["HERALD_LOG_FORMAT"]?.lowercased(), format == "text" { configuration.logFormat = format }
         configuration.providerEndpoints = try ProviderEndpoints(environment: environment)
-        if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 { configuration.realtime.pingInterval = .seconds(seconds) }
+        if let seconds = environment["HERALD_WS_PING_SECONDS"].flatMap(Int.init), seconds > 0 {
+            configuration.realtime.pingInterval = .seconds(seconds)
+        }
         if let seconds = environment["HERALD_ENGINE_LEASE_SECONDS"].flatMap(Double.init), seconds >= 1 { configuration.engineLease = seconds }
         if let port = environment["HERALD_METRICS_PORT"].flatMap(Int.init), port > 0 { configuration.metricsPort = port }
         if let endpoint = environment["HERALD_OTEL_ENDPOINT"], !endpoint.isEmpty { configuration.otelEndpoint = endpoint }

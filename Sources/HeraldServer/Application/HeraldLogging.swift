@@ -1,5 +1,5 @@
-import HeraldModels
 import Foundation
+import HeraldModels
 import Logging
 
 public enum HeraldLogging {

@@ -39,26 +39,54 @@ public struct HeraldServices: Sendable {
         self.sessions = SessionManagement(users: store, sessions: store, hasher: hasher, clock: clock)
         let webhookPolicy = WebhookURLPolicy(resolver: configuration.hostResolver, allowPrivate: configuration.allowPrivateWebhooks)
         self.providers = ProviderManagement(
-            providers: store, inspector: CryptoCredentialInspector(), box: AESGCMSecretBox(key: key),
-            webhookPolicy: webhookPolicy, clock: clock
+            providers: store,
+            inspector: CryptoCredentialInspector(),
+            box: AESGCMSecretBox(key: key),
+            webhookPolicy: webhookPolicy,
+            clock: clock
         )
         self.tokens = TokenRegistry(apps: store, providers: store, tokens: store, clock: clock)
         self.authenticator = Authenticator(apps: store, sessions: store, hasher: hasher, clock: clock)
         let providers = self.providers
-        self.gateway = ProviderGateway(endpoints: configuration.providerEndpoints, webhookPolicy: webhookPolicy, clock: clock) { try providers.secret(of: $0) }
+        self.gateway = ProviderGateway(endpoints: configuration.providerEndpoints, webhookPolicy: webhookPolicy, clock: clock) {
+            try providers.secret(of: $0)
+        }
         self.testSends = TestSends(apps: store, users: store, providers: store, tokens: store, gateway: gateway, clock: clock)
         // Several processes share presence through PostgreSQL; one process keeps it in memory.
         let presence: any PresenceStore = store.isShared ? store : MemoryPresenceStore()
-        self.realtime = RealtimeService(instance: store.instance, store: presence, bus: store.messageBus, apps: store, settings: configuration.realtime,
-                                        clock: clock)
+        self.realtime = RealtimeService(
+            instance: store.instance,
+            store: presence,
+            bus: store.messageBus,
+            apps: store,
+            settings: configuration.realtime,
+            clock: clock
+        )
         let observer = MetricsObserver()
         // Work is claimed under this process's instance id, which its presence heartbeat keeps alive.
         let claims = ClaimPolicy(owner: store.instance, lease: configuration.engineLease)
-        self.engine = DeliveryEngine(ports: EnginePorts(
-            apps: store, groups: store, providers: store, tokens: store, events: store, deliveries: store, preferences: store,
-            templates: store, unread: store, directory: store, presence: realtime, realtime: realtime, gateway: gateway, claims: store,
-            observer: observer, feed: store
-        ), clock: clock, claims: claims)
+        self.engine = DeliveryEngine(
+            ports: EnginePorts(
+                apps: store,
+                groups: store,
+                providers: store,
+                tokens: store,
+                events: store,
+                deliveries: store,
+                preferences: store,
+                templates: store,
+                unread: store,
+                directory: store,
+                presence: realtime,
+                realtime: realtime,
+                gateway: gateway,
+                claims: store,
+                observer: observer,
+                feed: store
+            ),
+            clock: clock,
+            claims: claims
+        )
         self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, claims: claims)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
         self.templates = TemplateManagement(apps: store, templates: store, clock: clock)
@@ -108,10 +136,20 @@ public struct HeraldServices: Sendable {
 
     private func announceEnd(appId: String, uid: String, sessionId: String, reason: String, devices: [PushToken]) async throws {
         if !devices.isEmpty {
-            let event = ChatEvent(id: Identifier.timeOrdered("evt_"), appId: appId, clientId: nil, receivedAt: clock.now(), body: .session(
-                SessionEvent(uid: uid, sessionId: sessionId, reason: reason,
-                             devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) })
-            ))
+            let event = ChatEvent(
+                id: Identifier.timeOrdered("evt_"),
+                appId: appId,
+                clientId: nil,
+                receivedAt: clock.now(),
+                body: .session(
+                    SessionEvent(
+                        uid: uid,
+                        sessionId: sessionId,
+                        reason: reason,
+                        devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) }
+                    )
+                )
+            )
             _ = try await store.insertEvents([event], claim: nil)
             engine.fanOut.handOff.notePending()
             await engine.eventsAccepted()

@@ -1,5 +1,5 @@
-import HeraldModels
 import Foundation
+import HeraldModels
 import Logging
 
 /// Structured logs: one JSON object per line on standard error, with the logger's metadata as fields.

@@ -20,8 +20,11 @@ struct ServerLock: ~Copyable {
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw HeraldError(.conflict, code: "database_in_use",
-                              "another herald serve is using \(path): one server process owns a SQLite database (use PostgreSQL for several)")
+            throw HeraldError(
+                .conflict,
+                code: "database_in_use",
+                "another herald serve is using \(path): one server process owns a SQLite database (use PostgreSQL for several)"
+            )
         }
         return ServerLock(descriptor: descriptor)
     }

@@ -18,7 +18,8 @@ struct ShutdownWatchdog: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
-        let logger = self.logger, limit = self.limit
+        let logger = self.logger
+        let limit = self.limit
         Task.detached {
             try? await Task.sleep(for: limit)
             logger.error("graceful shutdown did not finish in time: exiting", metadata: ["limit": "\(limit)"])

@@ -43,7 +43,9 @@ public struct HeraldConfigurationLoader: Sendable {
         for setting in HeraldSetting.all {
             let candidate: (String, String)? =
                 flags[setting.environment].map { ($0, "the --\(Self.flagName(setting)) flag") }
-                ?? environmentReader.string(forKey: ConfigKey(setting.environmentKey), isSecret: setting.secret).map { ($0, "the environment (\(setting.environment))") }
+                ?? environmentReader.string(forKey: ConfigKey(setting.environmentKey), isSecret: setting.secret).map {
+                    ($0, "the environment (\(setting.environment))")
+                }
                 ?? fileValues[setting.key].map { ($0, "\(file ?? "the configuration file"): \(setting.key)") }
             guard let (value, source) = candidate else { continue }
             if let problem = setting.problem(with: value.trimmingCharacters(in: .whitespaces)) {
@@ -61,7 +63,8 @@ public struct HeraldConfigurationLoader: Sendable {
         for setting in HeraldSetting.all { merged[setting.environment] = nil }
         for value in resolved {
             guard let setting = HeraldSetting.all.first(where: { $0.key == value.key }) else { continue }
-            merged[setting.environment] = setting.kind == .flag ? (HeraldSetting.flagValues[value.value.lowercased()] == true ? "1" : "0") : value.value
+            merged[setting.environment] =
+                setting.kind == .flag ? (HeraldSetting.flagValues[value.value.lowercased()] == true ? "1" : "0") : value.value
         }
         do {
             return try HeraldConfiguration.fromEnvironment(merged)
@@ -138,10 +141,13 @@ public struct HeraldConfigurationLoader: Sendable {
             if setting.kind == .database, let url = try? DatabaseURL(parsing: value.value) { shown = url.description }
             return (setting.key, shown, value.source)
         }
-        let keyWidth = rows.map(\.key.count).max() ?? 0, valueWidth = min(48, rows.map(\.value.count).max() ?? 0)
+        let keyWidth = rows.map(\.key.count).max() ?? 0
+        let valueWidth = min(48, rows.map(\.value.count).max() ?? 0)
         let lines = rows.map { row in
-            let line = row.key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
-                + (row.source.isEmpty ? row.value : row.value.padding(toLength: max(valueWidth, row.value.count), withPad: " ", startingAt: 0) + "  ← " + row.source)
+            let line =
+                row.key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
+                + (row.source.isEmpty
+                    ? row.value : row.value.padding(toLength: max(valueWidth, row.value.count), withPad: " ", startingAt: 0) + "  ← " + row.source)
             return line
         }
         return (["configuration file: \(file ?? "none (--config FILE or HERALD_CONFIG)")"] + lines).joined(separator: "\n")

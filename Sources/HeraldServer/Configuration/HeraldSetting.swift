@@ -17,29 +17,59 @@ public struct HeraldSetting: Sendable {
 
     /// Every setting, in the order `herald config check` prints them.
     public static let all: [HeraldSetting] = [
-        .init(key: "database", environment: "HERALD_DATABASE_URL", kind: .database,
-              help: "sqlite:///path/herald.sqlite (one process) or postgres://user:pass@host:5432/db (many)"),
+        .init(
+            key: "database",
+            environment: "HERALD_DATABASE_URL",
+            kind: .database,
+            help: "sqlite:///path/herald.sqlite (one process) or postgres://user:pass@host:5432/db (many)"
+        ),
         .init(key: "host", environment: "HERALD_HOST", kind: .text, help: "address to listen on"),
         .init(key: "port", environment: "HERALD_PORT", kind: .port, help: "port to listen on"),
         .init(key: "dataDir", environment: "HERALD_DATA_DIR", kind: .text, help: "folder of the secret key file (default: the SQLite file's folder)"),
-        .init(key: "secretKey", environment: "HERALD_SECRET_KEY", kind: .text, secret: true,
-              help: "32 bytes, base64 or hex, that seal provider secrets (default: secret.key in the data folder)"),
+        .init(
+            key: "secretKey",
+            environment: "HERALD_SECRET_KEY",
+            kind: .text,
+            secret: true,
+            help: "32 bytes, base64 or hex, that seal provider secrets (default: secret.key in the data folder)"
+        ),
         .init(key: "log.level", environment: "HERALD_LOG_LEVEL", kind: .logLevel, help: "trace, debug, info, notice, warning, error or critical"),
         .init(key: "log.format", environment: "HERALD_LOG_FORMAT", kind: .logFormat, help: "json (one object per line) or text"),
         .init(key: "limits.maxBodyBytes", environment: "HERALD_MAX_BODY_BYTES", kind: .positiveInt, help: "largest request body"),
-        .init(key: "limits.rateLimit", environment: "HERALD_RATE_LIMIT", kind: .nonNegativeNumber, help: "requests per second per API key (0: no limit)"),
-        .init(key: "limits.userRateLimit", environment: "HERALD_USER_RATE_LIMIT", kind: .nonNegativeNumber,
-              help: "requests per second per user token (0: no limit)"),
-        .init(key: "webhooks.allowPrivate", environment: "HERALD_WEBHOOK_ALLOW_PRIVATE", kind: .flag,
-              help: "accept webhook URLs on loopback and private networks"),
+        .init(
+            key: "limits.rateLimit",
+            environment: "HERALD_RATE_LIMIT",
+            kind: .nonNegativeNumber,
+            help: "requests per second per API key (0: no limit)"
+        ),
+        .init(
+            key: "limits.userRateLimit",
+            environment: "HERALD_USER_RATE_LIMIT",
+            kind: .nonNegativeNumber,
+            help: "requests per second per user token (0: no limit)"
+        ),
+        .init(
+            key: "webhooks.allowPrivate",
+            environment: "HERALD_WEBHOOK_ALLOW_PRIVATE",
+            kind: .flag,
+            help: "accept webhook URLs on loopback and private networks"
+        ),
         .init(key: "webhooks.timeoutMs", environment: "HERALD_WEBHOOK_TIMEOUT_MS", kind: .positiveInt, help: "how long a webhook may take to answer"),
         .init(key: "realtime.pingSeconds", environment: "HERALD_WS_PING_SECONDS", kind: .positiveInt, help: "WebSocket ping period"),
-        .init(key: "otel.endpoint", environment: "HERALD_OTEL_ENDPOINT", kind: .url,
-              help: "an OpenTelemetry collector's OTLP/HTTP address, e.g. http://collector:4318 (traces go to /v1/traces); no traces when unset"),
+        .init(
+            key: "otel.endpoint",
+            environment: "HERALD_OTEL_ENDPOINT",
+            kind: .url,
+            help: "an OpenTelemetry collector's OTLP/HTTP address, e.g. http://collector:4318 (traces go to /v1/traces); no traces when unset"
+        ),
         .init(key: "otel.protocol", environment: "HERALD_OTEL_PROTOCOL", kind: .otlpProtocol, help: "http/protobuf (the default) or http/json"),
         .init(key: "metrics.port", environment: "HERALD_METRICS_PORT", kind: .port, help: "serve /metrics on this port only, not on the API's"),
-        .init(key: "engine.leaseSeconds", environment: "HERALD_ENGINE_LEASE_SECONDS", kind: .positiveNumber,
-              help: "how long a claimed event belongs to its process"),
+        .init(
+            key: "engine.leaseSeconds",
+            environment: "HERALD_ENGINE_LEASE_SECONDS",
+            kind: .positiveNumber,
+            help: "how long a claimed event belongs to its process"
+        ),
         .init(key: "providers.apnsSandboxURL", environment: "HERALD_APNS_SANDBOX_URL", kind: .url, help: "APNs development host"),
         .init(key: "providers.apnsProductionURL", environment: "HERALD_APNS_PRODUCTION_URL", kind: .url, help: "APNs production host"),
         .init(key: "providers.fcmURL", environment: "HERALD_FCM_URL", kind: .url, help: "FCM send base"),

@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import HeraldCore
 import HeraldModels
-import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -43,7 +43,8 @@ struct Dashboard: Sendable {
     /// The signed-in session of a request, if its cookie is valid and its API key still works.
     func signedIn(_ request: Request) async throws -> DashboardSignedIn? {
         guard let value = DashboardCookies.value(DashboardCookies.session, in: request.headers[.cookie]),
-              let session = cookies.open(value, now: services.clock.now()) else { return nil }
+            let session = cookies.open(value, now: services.clock.now())
+        else { return nil }
         let keys = try await services.store.apiKeys(hashPrefix: session.keyHashPrefix)
         guard keys.contains(where: { $0.owner == session.appId }), let app = try await services.store.app(id: session.appId) else { return nil }
         return DashboardSignedIn(session: session, app: app)
@@ -60,8 +61,13 @@ struct Dashboard: Sendable {
             return try await body(signedIn)
         } catch {
             let failure = DashboardErrors.heraldError(from: error)
-            return view.page(ErrorPage(code: failure.code, message: failure.message), title: "Error", section: "",
-                             signedIn: signedIn, status: DashboardErrors.status(of: failure.kind))
+            return view.page(
+                ErrorPage(code: failure.code, message: failure.message),
+                title: "Error",
+                section: "",
+                signedIn: signedIn,
+                status: DashboardErrors.status(of: failure.kind)
+            )
         }
     }
 
@@ -70,8 +76,11 @@ struct Dashboard: Sendable {
         try await page(request) { signedIn in
             let form = try await readForm(request)
             guard sameOrigin(request), let token = form.text("_csrf"), ConstantTime.equals(token, signedIn.session.csrf) else {
-                throw HeraldError(.forbidden, code: "csrf",
-                                  "the form is out of date or did not come from this dashboard; reload the page and try again")
+                throw HeraldError(
+                    .forbidden,
+                    code: "csrf",
+                    "the form is out of date or did not come from this dashboard; reload the page and try again"
+                )
             }
             return try await body(signedIn, form)
         }

@@ -17,8 +17,12 @@ enum DashboardCharts {
         let count = max(1, labels.count)
         let totals = (0..<count).map { index in series.reduce(0) { $0 + ($1.values.indices.contains(index) ? $1.values[index] : 0) } }
         let top = niceCeiling(totals.max() ?? 0)
-        let left = 44, bottom = 28, right = 8, topPad = 8
-        let plotWidth = width - left - right, plotHeight = height - bottom - topPad
+        let left = 44
+        let bottom = 28
+        let right = 8
+        let topPad = 8
+        let plotWidth = width - left - right
+        let plotHeight = height - bottom - topPad
         let slot = Double(plotWidth) / Double(count)
         let barWidth = max(1, slot * 0.7)
         var svg = """
@@ -47,7 +51,8 @@ enum DashboardCharts {
             // A label under every few columns.
             let every = max(1, count / 8)
             if index % every == 0, labels.indices.contains(index) {
-                svg += "<text class=\"axis\" x=\"\(fmt(x + barWidth / 2))\" y=\"\(height - 10)\" text-anchor=\"middle\">\(escape(labels[index]))</text>"
+                svg +=
+                    "<text class=\"axis\" x=\"\(fmt(x + barWidth / 2))\" y=\"\(height - 10)\" text-anchor=\"middle\">\(escape(labels[index]))</text>"
             }
         }
         svg += "</svg>"
@@ -57,7 +62,8 @@ enum DashboardCharts {
     /// Horizontal bars, one per item, longest first as given.
     static func bars(title: String, items: [(label: String, value: Int, cssClass: String)], width: Int = 520) -> String {
         guard !items.isEmpty else { return "<p class=\"empty\">Nothing yet.</p>" }
-        let rowHeight = 26, labelWidth = 200
+        let rowHeight = 26
+        let labelWidth = 200
         let height = rowHeight * items.count + 4
         let top = max(1, items.map(\.value).max() ?? 1)
         var svg = """
@@ -92,13 +98,16 @@ enum DashboardCharts {
             let percent = Int((share * 100).rounded())
             svg += "<rect class=\"c-step\(index % 5)\" x=\"\(fmt(x))\" y=\"\(y)\" width=\"\(fmt(w))\" height=\"\(rowHeight - 6)\" rx=\"4\">"
             svg += "<title>\(escape(step.label)): \(step.value) (\(percent) %)</title></rect>"
-            svg += "<text class=\"funnel-label\" x=\"\(width / 2)\" y=\"\(y + 20)\" text-anchor=\"middle\">\(escape(step.label)): \(step.value) (\(percent) %)</text>"
+            svg +=
+                "<text class=\"funnel-label\" x=\"\(width / 2)\" y=\"\(y + 20)\" text-anchor=\"middle\">\(escape(step.label)): \(step.value) (\(percent) %)</text>"
         }
         return svg + "</svg>"
     }
 
     static func legend(_ items: [(name: String, cssClass: String, total: Int)]) -> String {
-        "<ul class=\"legend\">" + items.map { "<li><span class=\"swatch \($0.cssClass)\" aria-hidden=\"true\"></span>\(escape($0.name)): \($0.total)</li>" }.joined() + "</ul>"
+        "<ul class=\"legend\">"
+            + items.map { "<li><span class=\"swatch \($0.cssClass)\" aria-hidden=\"true\"></span>\(escape($0.name)): \($0.total)</li>" }.joined()
+            + "</ul>"
     }
 
     /// 0, then 1, 2, 5 × 10ⁿ at or above the value (at least 4, so the grid's quarters are whole).

@@ -18,8 +18,9 @@ struct DashboardCookies: Sendable {
     func open(_ value: String, now: Date) -> DashboardSession? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, ConstantTime.equals(Array(signature(String(parts[0])).utf8), Array(parts[1].utf8)),
-              let data = Base64URL.decode(parts[0]), let session = try? JSONDecoder.dashboard.decode(DashboardSession.self, from: data),
-              session.expires > now else { return nil }
+            let data = Base64URL.decode(parts[0]), let session = try? JSONDecoder.dashboard.decode(DashboardSession.self, from: data),
+            session.expires > now
+        else { return nil }
         return session
     }
 

@@ -28,10 +28,19 @@ struct DashboardDeliveryRows {
 
     static func row(_ delivery: Delivery) -> DeliveryRow {
         DeliveryRow(
-            event: delivery.subject.id, eventLink: "/dashboard/events/\(DashboardFormat.pathComponent(delivery.subject.id))", eventLabel: nil,
-            uid: delivery.uid, userLink: "/dashboard/users/\(DashboardFormat.pathComponent(delivery.uid))", channel: delivery.channel.rawValue,
+            event: delivery.subject.id,
+            eventLink: "/dashboard/events/\(DashboardFormat.pathComponent(delivery.subject.id))",
+            eventLabel: nil,
+            uid: delivery.uid,
+            userLink: "/dashboard/users/\(DashboardFormat.pathComponent(delivery.uid))",
+            channel: delivery.channel.rawValue,
             target: delivery.target.token.map(DashboardFormat.shortToken) ?? Wire.targetText(delivery.target),
-            platform: delivery.platform?.rawValue, status: delivery.status.rawValue, reason: delivery.reason, attempts: delivery.attempts,
-            providerStatus: delivery.providerStatus.map(String.init), when: DashboardFormat.date(delivery.updatedAt))
+            platform: delivery.platform?.rawValue,
+            status: delivery.status.rawValue,
+            reason: delivery.reason,
+            attempts: delivery.attempts,
+            providerStatus: delivery.providerStatus.map(String.init),
+            when: DashboardFormat.date(delivery.updatedAt)
+        )
     }
 }

@@ -22,13 +22,18 @@ struct DashboardEventsController: Sendable {
     @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> Response {
         try await dashboard.page(request) { signedIn in
             let status = request.uri.queryParameters.get("status").flatMap(DeliveryStatus.init(rawValue:))
-            let deliveries = try await services.store.deliveries(appId: signedIn.app.id, filter: DeliveryFilter(status: status),
-                                                                 after: request.uri.queryParameters.get("after"), limit: Self.pageSize)
+            let deliveries = try await services.store.deliveries(
+                appId: signedIn.app.id,
+                filter: DeliveryFilter(status: status),
+                after: request.uri.queryParameters.get("after"),
+                limit: Self.pageSize
+            )
             let next = deliveries.count == Self.pageSize ? deliveries.last?.id : nil
             let page = EventsPage(
                 deliveries: try await DashboardDeliveryRows(store: services.store).rows(deliveries, appId: signedIn.app.id),
                 statuses: DashboardOption.list([""] + DeliveryStatus.allCases.map(\.rawValue), selected: status?.rawValue ?? "", labels: ["": "any"]),
-                next: next.map { "/dashboard/events?after=\($0)" + (status.map { "&status=\($0.rawValue)" } ?? "") })
+                next: next.map { "/dashboard/events?after=\($0)" + (status.map { "&status=\($0.rawValue)" } ?? "") }
+            )
             return dashboard.view.page(page, title: "Events", section: "/dashboard/events", signedIn: signedIn)
         }
     }
@@ -43,8 +48,12 @@ struct DashboardEventsController: Sendable {
                 }
                 return DashboardView.redirect(DashboardDeliveryRows.feedItemLink(item))
             }
-            return dashboard.view.page(try await event(eventId, appId: signedIn.app.id), title: "Event \(eventId)", section: "/dashboard/events",
-                                       signedIn: signedIn)
+            return dashboard.view.page(
+                try await event(eventId, appId: signedIn.app.id),
+                title: "Event \(eventId)",
+                section: "/dashboard/events",
+                signedIn: signedIn
+            )
         }
     }
 
@@ -60,10 +69,17 @@ struct DashboardEventsController: Sendable {
         let counts = Dictionary(grouping: all, by: \.status).map { EventPage.Count(status: $0.key.rawValue, count: $0.value.count) }
             .sorted { $0.status < $1.status }
         return EventPage(
-            type: stored.event.kind.rawValue, status: stored.status.rawValue, recipients: stored.recipients,
-            received: DashboardFormat.date(stored.event.receivedAt), finished: DashboardFormat.date(stored.finishedAt), counts: counts,
-            deliveries: try await DashboardDeliveryRows(store: services.store).rows(all, appId: appId), truncated: all.count >= Self.recipientLimit,
-            body: try? stored.event.publicJSON.jsonText(), reason: stored.reason.map(Self.nobodyText))
+            type: stored.event.kind.rawValue,
+            status: stored.status.rawValue,
+            recipients: stored.recipients,
+            received: DashboardFormat.date(stored.event.receivedAt),
+            finished: DashboardFormat.date(stored.finishedAt),
+            counts: counts,
+            deliveries: try await DashboardDeliveryRows(store: services.store).rows(all, appId: appId),
+            truncated: all.count >= Self.recipientLimit,
+            body: try? stored.event.publicJSON.jsonText(),
+            reason: stored.reason.map(Self.nobodyText)
+        )
     }
 
     static func nobodyText(_ reason: NobodyReason) -> String {

@@ -3,9 +3,13 @@ import Foundation
 /// Formatting shared by the pages.
 enum DashboardFormat {
     /// `2026-11-23 06:30:57` (a value type: one for every row of every page).
-    private static let timestamp = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeSeparator: .colon,
-                                                            timeZone: TimeZone(identifier: "UTC")!)
-        .year().month().day().time(includingFractionalSeconds: false)
+    private static let timestamp = Date.ISO8601FormatStyle(
+        dateSeparator: .dash,
+        dateTimeSeparator: .space,
+        timeSeparator: .colon,
+        timeZone: TimeZone(identifier: "UTC")!
+    )
+    .year().month().day().time(includingFractionalSeconds: false)
 
     static func date(_ date: Date?) -> String {
         guard let date else { return "—" }

@@ -19,9 +19,12 @@ enum DashboardJSON {
     static func pretty(_ value: JSONValue) -> String {
         let bytes = value.jsonBytes(sortedKeys: false)
         guard
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: object,
-                                                     options: [.prettyPrinted, .withoutEscapingSlashes, .fragmentsAllowed]) else {
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.prettyPrinted, .withoutEscapingSlashes, .fragmentsAllowed]
+            )
+        else {
             return (try? value.jsonText()) ?? ""
         }
         return String(decoding: data, as: UTF8.self)

@@ -27,20 +27,34 @@ struct DashboardOverviewController: Sendable {
         let names = Dictionary(providers.map { ($0.providerId, "\($0.providerId) (\($0.kind.rawValue))") }, uniquingKeysWith: { $1 })
         let perProvider = stats.byProvider.filter { $0.key != "-" }.sorted { $0.key < $1.key }
         let byProvider = perProvider.map { id, counts in
-            OverviewPage.ProviderRow(provider: names[id] ?? id, sent: counts[.delivered] ?? 0,
-                                     failed: (counts[.failed] ?? 0) + (counts[.expired] ?? 0),
-                                     waiting: (counts[.pending] ?? 0) + (counts[.sending] ?? 0))
+            OverviewPage.ProviderRow(
+                provider: names[id] ?? id,
+                sent: counts[.delivered] ?? 0,
+                failed: (counts[.failed] ?? 0) + (counts[.expired] ?? 0),
+                waiting: (counts[.pending] ?? 0) + (counts[.sending] ?? 0)
+            )
         }
         let reasons = stats.topReasons.map { reason in
             OverviewPage.ReasonRow(status: reason.status.rawValue, reason: reason.reason.isEmpty ? "(none)" : reason.reason, count: reason.count)
         }
         let page = OverviewPage(
-            week: week, sent: stats.total(.delivered), failed: stats.total(.failed) + stats.total(.expired), skipped: stats.total(.skipped),
-            inapp: stats.total(.inapp), depth: try await services.store.outboxDepth(), waitingEvents: try await services.store.pendingEventCount(),
+            week: week,
+            sent: stats.total(.delivered),
+            failed: stats.total(.failed) + stats.total(.expired),
+            skipped: stats.total(.skipped),
+            inapp: stats.total(.inapp),
+            depth: try await services.store.outboxDepth(),
+            waitingEvents: try await services.store.pendingEventCount(),
             timeline: Self.timeline(stats, week: week),
-            providerChart: DashboardCharts.bars(title: "Pushes sent per provider",
-                                                items: perProvider.map { (names[$0.key] ?? $0.key, $0.value[.delivered] ?? 0, "c-delivered") }),
-            byProvider: byProvider, hasProviders: !byProvider.isEmpty, reasons: reasons, hasReasons: !reasons.isEmpty)
+            providerChart: DashboardCharts.bars(
+                title: "Pushes sent per provider",
+                items: perProvider.map { (names[$0.key] ?? $0.key, $0.value[.delivered] ?? 0, "c-delivered") }
+            ),
+            byProvider: byProvider,
+            hasProviders: !byProvider.isEmpty,
+            reasons: reasons,
+            hasReasons: !reasons.isEmpty
+        )
         return dashboard.view.page(page, title: "Overview", section: "/dashboard", signedIn: signedIn)
     }
 
@@ -52,12 +66,14 @@ struct DashboardOverviewController: Sendable {
         }
         return DashboardCharts.stackedColumns(
             title: "Deliveries per \(week ? "6 hours" : "hour"), \(week ? "last 7 days" : "last 24 hours")",
-            labels: stats.buckets.map { label.string(from: $0.start) }, series: [
+            labels: stats.buckets.map { label.string(from: $0.start) },
+            series: [
                 .init(name: "sent", cssClass: "c-delivered", values: values([.delivered])),
                 .init(name: "in-app", cssClass: "c-inapp", values: values([.inapp])),
                 .init(name: "failed", cssClass: "c-failed", values: values([.failed, .expired])),
                 .init(name: "skipped", cssClass: "c-skipped", values: values([.skipped])),
                 .init(name: "waiting", cssClass: "c-pending", values: values([.pending, .sending])),
-            ])
+            ]
+        )
     }
 }

@@ -26,8 +26,11 @@ struct DashboardProvidersController: Sendable {
     @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> Response {
         try await dashboard.page(request) { signedIn in
             let rows = try await services.providers.list(appId: signedIn.app.id).map { row($0, now: services.clock.now()) }
-            let page = ProvidersPage(providers: rows, empty: rows.isEmpty,
-                                     kinds: ProviderKind.allCases.map { ProvidersPage.KindLink(kind: $0.rawValue, label: $0.displayName) })
+            let page = ProvidersPage(
+                providers: rows,
+                empty: rows.isEmpty,
+                kinds: ProviderKind.allCases.map { ProvidersPage.KindLink(kind: $0.rawValue, label: $0.displayName) }
+            )
             let notice = request.uri.queryParameters.get("notice") == "deleted" ? "Provider deleted." : nil
             return dashboard.view.page(page, title: "Providers", section: "/dashboard/providers", signedIn: signedIn, notice: notice)
         }
@@ -51,8 +54,14 @@ struct DashboardProvidersController: Sendable {
                 let created = try await services.providers.create(appId: signedIn.app.id, input)
                 return DashboardView.redirect("/dashboard/providers/\(created.providerId)?notice=added")
             } catch {
-                return self.form(signedIn, kind: kind ?? .fcm, existing: nil, values: values,
-                                 errors: Dashboard.errors(error, fields: DashboardProviderForm.fields), status: .unprocessableContent)
+                return self.form(
+                    signedIn,
+                    kind: kind ?? .fcm,
+                    existing: nil,
+                    values: values,
+                    errors: Dashboard.errors(error, fields: DashboardProviderForm.fields),
+                    status: .unprocessableContent
+                )
             }
         }
     }
@@ -61,8 +70,14 @@ struct DashboardProvidersController: Sendable {
         try await dashboard.page(request) { signedIn in
             let credential = try await services.providers.get(appId: signedIn.app.id, providerId: try context.parameters.require("providerId"))
             let notice = request.uri.queryParameters.get("notice").map { $0 == "added" ? "Provider added." : "Provider saved." }
-            return form(signedIn, kind: credential.kind, existing: credential, values: DashboardProviderForm.values(credential), errors: [:],
-                        notice: notice)
+            return form(
+                signedIn,
+                kind: credential.kind,
+                existing: credential,
+                values: DashboardProviderForm.values(credential),
+                errors: [:],
+                notice: notice
+            )
         }
     }
 
@@ -75,8 +90,14 @@ struct DashboardProvidersController: Sendable {
                 _ = try await services.providers.update(appId: signedIn.app.id, providerId: credential.providerId, input)
                 return DashboardView.redirect("/dashboard/providers/\(credential.providerId)?notice=saved")
             } catch {
-                return self.form(signedIn, kind: credential.kind, existing: credential, values: values,
-                                 errors: Dashboard.errors(error, fields: DashboardProviderForm.fields), status: .unprocessableContent)
+                return self.form(
+                    signedIn,
+                    kind: credential.kind,
+                    existing: credential,
+                    values: values,
+                    errors: Dashboard.errors(error, fields: DashboardProviderForm.fields),
+                    status: .unprocessableContent
+                )
             }
         }
     }
@@ -95,15 +116,26 @@ struct DashboardProvidersController: Sendable {
             let credential = try await services.providers.get(appId: signedIn.app.id, providerId: try context.parameters.require("providerId"))
             var result = TestResult(values: form.values)
             do {
-                let input = TestPushInput(pushToken: form.text("pushToken"), platform: form.text("platform"), uid: form.text("uid"),
-                                          title: form.text("title") ?? "", body: form.text("body") ?? "")
+                let input = TestPushInput(
+                    pushToken: form.text("pushToken"),
+                    platform: form.text("platform"),
+                    uid: form.text("uid"),
+                    title: form.text("title") ?? "",
+                    body: form.text("body") ?? ""
+                )
                 let verdict = try await services.testSends.viaProvider(appId: signedIn.app.id, providerId: credential.providerId, input)
                 result.verdict = Self.verdict(verdict)
             } catch {
                 result.errors = Dashboard.errors(error)
             }
-            return self.form(signedIn, kind: credential.kind, existing: credential, values: DashboardProviderForm.values(credential), errors: [:],
-                             test: result)
+            return self.form(
+                signedIn,
+                kind: credential.kind,
+                existing: credential,
+                values: DashboardProviderForm.values(credential),
+                errors: [:],
+                test: result
+            )
         }
     }
 
@@ -117,10 +149,15 @@ struct DashboardProvidersController: Sendable {
     static func verdict(_ verdict: TestSendVerdict) -> ProviderPage.Verdict {
         let result = verdict.result
         let ms = Double(result.latency.components.seconds) * 1_000 + Double(result.latency.components.attoseconds) / 1e15
-        return ProviderPage.Verdict(ok: result.outcome == .delivered, outcome: result.outcome.name,
-                                    status: result.providerStatus.map(String.init) ?? "—",
-                                    reason: result.reason, messageId: result.providerMessageId, latency: String(format: "%.0f ms", ms),
-                                    pruned: verdict.pruned)
+        return ProviderPage.Verdict(
+            ok: result.outcome == .delivered,
+            outcome: result.outcome.name,
+            status: result.providerStatus.map(String.init) ?? "—",
+            reason: result.reason,
+            messageId: result.providerMessageId,
+            latency: String(format: "%.0f ms", ms),
+            pruned: verdict.pruned
+        )
     }
 
     // MARK: Pages
@@ -140,9 +177,15 @@ struct DashboardProvidersController: Sendable {
                 warning = "The certificate expires in \(Int(expiry.timeIntervalSince(now) / 86_400) + 1) days (\(DashboardFormat.date(expiry)))."
             }
         }
-        return ProvidersPage.Row(id: credential.providerId, kind: credential.kind.displayName, enabled: config.enabled, facts: facts,
-                                 broken: config.broken?.reason, expires: certificateExpiry.map(DashboardFormat.date),
-                                 expiryWarning: warning)
+        return ProvidersPage.Row(
+            id: credential.providerId,
+            kind: credential.kind.displayName,
+            enabled: config.enabled,
+            facts: facts,
+            broken: config.broken?.reason,
+            expires: certificateExpiry.map(DashboardFormat.date),
+            expiryWarning: warning
+        )
     }
 
     /// The safe facts of a credential, labelled, in the order the list shows them.
@@ -163,18 +206,38 @@ struct DashboardProvidersController: Sendable {
         }
     }
 
-    private func form(_ signedIn: DashboardSignedIn, kind: ProviderKind, existing: ProviderCredential?, values: [String: String],
-                      errors: [String: String], test: TestResult? = nil, notice: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    private func form(
+        _ signedIn: DashboardSignedIn,
+        kind: ProviderKind,
+        existing: ProviderCredential?,
+        values: [String: String],
+        errors: [String: String],
+        test: TestResult? = nil,
+        notice: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
         let platforms = PushPlatform.allCases.filter { $0.tokenKind.providerKind == kind }.map(\.rawValue)
         let page = ProviderPage(
-            kind: kind.rawValue, kindLabel: kind.displayName, values: values, errors: errors, creating: existing == nil,
+            kind: kind.rawValue,
+            kindLabel: kind.displayName,
+            values: values,
+            errors: errors,
+            creating: existing == nil,
             action: existing.map { "/dashboard/providers/\($0.providerId)" } ?? "/dashboard/providers",
-            isFCM: kind == .fcm, isAPNs: kind == .apns, isCustom: kind == .custom, isHMS: kind == .hms,
-            tokenAuth: values["auth"] != "certificate", certificateAuth: values["auth"] == "certificate",
+            isFCM: kind == .fcm,
+            isAPNs: kind == .apns,
+            isCustom: kind == .custom,
+            isHMS: kind == .hms,
+            tokenAuth: values["auth"] != "certificate",
+            certificateAuth: values["auth"] == "certificate",
             platforms: DashboardOption.list(platforms, selected: test?.values["platform"] ?? platforms.first),
             testValues: test?.values ?? ["title": "Herald test", "body": "It works."],
-            providerId: existing?.providerId, broken: existing?.config.broken?.reason,
-            expires: existing?.config.settings.certificateExpiresAt.map(DashboardFormat.date), verdict: test?.verdict, testErrors: test?.errors ?? [:])
+            providerId: existing?.providerId,
+            broken: existing?.config.broken?.reason,
+            expires: existing?.config.settings.certificateExpiresAt.map(DashboardFormat.date),
+            verdict: test?.verdict,
+            testErrors: test?.errors ?? [:]
+        )
         let title = existing.map { "Provider \($0.providerId)" } ?? "Add \(kind.displayName)"
         return dashboard.view.page(page, title: title, section: "/dashboard/providers", signedIn: signedIn, status: status, notice: notice)
     }

@@ -15,8 +15,12 @@ struct DashboardSettingsController: Sendable {
 
     @Sendable func show(_ request: Request, context: BasicRequestContext) async throws -> Response {
         try await dashboard.page(request) { signedIn in
-            settingsPage(signedIn, values: Self.values(signedIn.app.settings), errors: [:],
-                         notice: request.uri.queryParameters.get("saved") != nil ? "Settings saved." : nil)
+            settingsPage(
+                signedIn,
+                values: Self.values(signedIn.app.settings),
+                errors: [:],
+                notice: request.uri.queryParameters.get("saved") != nil ? "Settings saved." : nil
+            )
         }
     }
 
@@ -67,9 +71,11 @@ struct DashboardSettingsController: Sendable {
             "maxTokensPerUser": String(settings.maxTokensPerUser), "onlineGraceSeconds": String(settings.onlineGraceSeconds),
             "customJSON": settings.customJSON.flatMap { try? JSONValue.object($0).jsonText() } ?? "",
         ]
-        for (name, on) in [("enabled", settings.enabled), ("badge", settings.badge), ("includeMessageObject", settings.includeMessageObject),
-                           ("hideMessageText", settings.hideMessageText), ("localizationKeys", settings.localizationKeys),
-                           ("includeConversationUnread", settings.includeConversationUnread)] where on {
+        for (name, on) in [
+            ("enabled", settings.enabled), ("badge", settings.badge), ("includeMessageObject", settings.includeMessageObject),
+            ("hideMessageText", settings.hideMessageText), ("localizationKeys", settings.localizationKeys),
+            ("includeConversationUnread", settings.includeConversationUnread),
+        ] where on {
             values[name] = "on"
         }
         return values
@@ -84,17 +90,32 @@ struct DashboardSettingsController: Sendable {
         ("includeConversationUnread", "Conversation unread count", "Add the conversation's unread count to each push."),
     ]
 
-    private func settingsPage(_ signedIn: DashboardSignedIn, values: [String: String], errors: [String: String], notice: String? = nil,
-                              status: HTTPResponse.Status = .ok) -> Response {
+    private func settingsPage(
+        _ signedIn: DashboardSignedIn,
+        values: [String: String],
+        errors: [String: String],
+        notice: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
         let page = SettingsPage(
-            values: values, errors: errors,
+            values: values,
+            errors: errors,
             switches: Self.switches.map { SettingsPage.Switch(name: $0.0, label: $0.1, help: $0.2, checked: values[$0.0] == "on") },
-            policies: DashboardOption.list(MultiDevicePolicy.allCases.map(\.rawValue), selected: values["multiDevicePolicy"], labels: [
-                "all_offline": "Send when all devices are offline", "any_offline": "Send to the devices that are offline",
-            ]),
-            formats: DashboardOption.list(PushSettings.PayloadFormat.allCases.map(\.rawValue), selected: values["payloadFormat"], labels: [
-                "cometchat": "CometChat", "sendbird": "Sendbird",
-            ]))
+            policies: DashboardOption.list(
+                MultiDevicePolicy.allCases.map(\.rawValue),
+                selected: values["multiDevicePolicy"],
+                labels: [
+                    "all_offline": "Send when all devices are offline", "any_offline": "Send to the devices that are offline",
+                ]
+            ),
+            formats: DashboardOption.list(
+                PushSettings.PayloadFormat.allCases.map(\.rawValue),
+                selected: values["payloadFormat"],
+                labels: [
+                    "cometchat": "CometChat", "sendbird": "Sendbird",
+                ]
+            )
+        )
         return dashboard.view.page(page, title: "Push settings", section: "/dashboard/settings", signedIn: signedIn, status: status, notice: notice)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import HeraldCore
 import HTTPTypes
+import HeraldCore
 import Hummingbird
 
 /// Signing in with an app's API key (a form token of its own in a short cookie, as nobody is
@@ -32,23 +32,36 @@ struct DashboardSignInController: Sendable {
         } catch {
             return loginPage(request, error: "That API key is not valid.", status: .unauthorized)
         }
-        let session = DashboardSession(appId: appId, keyHashPrefix: String(SHA256SecretHasher().hash(key).prefix(16)),
-                                       csrf: DashboardSession.random(),
-                                       expires: services.clock.now().addingTimeInterval(DashboardSession.lifetime))
+        let session = DashboardSession(
+            appId: appId,
+            keyHashPrefix: String(SHA256SecretHasher().hash(key).prefix(16)),
+            csrf: DashboardSession.random(),
+            expires: services.clock.now().addingTimeInterval(DashboardSession.lifetime)
+        )
         let next = form.text("next").flatMap { $0.removingPercentEncoding }.flatMap { $0.hasPrefix("/dashboard") && !$0.hasPrefix("//") ? $0 : nil }
         let secure = dashboard.secure(request)
-        return DashboardView.redirect(next ?? "/dashboard", cookies: [
-            DashboardCookies.header(DashboardCookies.session, dashboard.cookies.seal(session), maxAge: Int(DashboardSession.lifetime),
-                                    secure: secure),
-            DashboardCookies.header(DashboardCookies.login, "", maxAge: 0, secure: secure),
-        ])
+        return DashboardView.redirect(
+            next ?? "/dashboard",
+            cookies: [
+                DashboardCookies.header(
+                    DashboardCookies.session,
+                    dashboard.cookies.seal(session),
+                    maxAge: Int(DashboardSession.lifetime),
+                    secure: secure
+                ),
+                DashboardCookies.header(DashboardCookies.login, "", maxAge: 0, secure: secure),
+            ]
+        )
     }
 
     @Sendable func signOut(_ request: Request, context: BasicRequestContext) async throws -> Response {
         try await dashboard.form(request) { _, _ in
-            DashboardView.redirect("/dashboard/login", cookies: [
-                DashboardCookies.header(DashboardCookies.session, "", maxAge: 0, secure: dashboard.secure(request)),
-            ])
+            DashboardView.redirect(
+                "/dashboard/login",
+                cookies: [
+                    DashboardCookies.header(DashboardCookies.session, "", maxAge: 0, secure: dashboard.secure(request))
+                ]
+            )
         }
     }
 
@@ -56,8 +69,17 @@ struct DashboardSignInController: Sendable {
         let token = DashboardSession.random()
         let page = LoginPage(csrf: token, error: error, next: request.uri.queryParameters.get("next") ?? "")
         var response = dashboard.view.page(page, title: "Sign in", section: "", signedIn: nil, status: status)
-        response.headers.append(HTTPField(name: .setCookie, value: DashboardCookies.header(
-            DashboardCookies.login, token, maxAge: 3_600, secure: dashboard.secure(request))))
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: DashboardCookies.header(
+                    DashboardCookies.login,
+                    token,
+                    maxAge: 3_600,
+                    secure: dashboard.secure(request)
+                )
+            )
+        )
         return response
     }
 }

@@ -45,8 +45,14 @@ struct DashboardView: Sendable {
     }
 
     /// A whole page: `model` rendered by its template inside the layout.
-    func page<Model: DashboardViewModel>(_ model: Model, title: String, section: String, signedIn: DashboardSignedIn?,
-                                         status: HTTPResponse.Status = .ok, notice: String? = nil) -> Response {
+    func page<Model: DashboardViewModel>(
+        _ model: Model,
+        title: String,
+        section: String,
+        signedIn: DashboardSignedIn?,
+        status: HTTPResponse.Status = .ok,
+        notice: String? = nil
+    ) -> Response {
         let rendered = renderPage(model, title: title, section: section, signedIn: signedIn, status: status, notice: notice)
         return Self.html(rendered.html, status: rendered.status)
     }
@@ -57,8 +63,14 @@ struct DashboardView: Sendable {
         return Self.html(rendered.html, status: rendered.status)
     }
 
-    func renderPage<Model: DashboardViewModel>(_ model: Model, title: String, section: String, signedIn: DashboardSignedIn?,
-                                               status: HTTPResponse.Status = .ok, notice: String? = nil) -> Rendered {
+    func renderPage<Model: DashboardViewModel>(
+        _ model: Model,
+        title: String,
+        section: String,
+        signedIn: DashboardSignedIn?,
+        status: HTTPResponse.Status = .ok,
+        notice: String? = nil
+    ) -> Rendered {
         do {
             let content = try render(Model.template, model, csrf: signedIn?.session.csrf)
             return Rendered(html: try layout(title: title, content: content, section: section, signedIn: signedIn, notice: notice), status: status)
@@ -66,7 +78,8 @@ struct DashboardView: Sendable {
             logFailure(error)
             let page = ErrorPage(code: "render_failed", message: Self.failureMessage)
             if let content = try? render(.error, page, csrf: signedIn?.session.csrf),
-               let html = try? layout(title: "Error", content: content, section: "", signedIn: signedIn, notice: nil) {
+                let html = try? layout(title: "Error", content: content, section: "", signedIn: signedIn, notice: nil)
+            {
                 return Rendered(html: html, status: .internalServerError)
             }
             return Rendered(html: Self.staticErrorPage, status: .internalServerError)
@@ -91,12 +104,22 @@ struct DashboardView: Sendable {
         return text
     }
 
-    private func layout(title: String, content: String, section: String, signedIn: DashboardSignedIn?,
-                        notice: String?) throws(RenderError) -> String {
+    private func layout(
+        title: String,
+        content: String,
+        section: String,
+        signedIn: DashboardSignedIn?,
+        notice: String?
+    ) throws(RenderError) -> String {
         let layout = LayoutPage(
-            title: title, content: content, notice: notice, appName: signedIn?.app.name, appId: signedIn?.app.id,
+            title: title,
+            content: content,
+            notice: notice,
+            appName: signedIn?.app.name,
+            appId: signedIn?.app.id,
             csrf: signedIn?.session.csrf,
-            nav: signedIn == nil ? [] : Self.navigation.map { LayoutPage.NavItem(path: $0.path, label: $0.label, current: $0.path == section) })
+            nav: signedIn == nil ? [] : Self.navigation.map { LayoutPage.NavItem(path: $0.path, label: $0.label, current: $0.path == section) }
+        )
         return try render(.layout, layout, csrf: nil)
     }
 
@@ -123,7 +146,8 @@ struct DashboardView: Sendable {
     static var securityHeaders: HTTPFields {
         var headers = HTTPFields()
         // Scripts and styles come from Herald only; card images may be anywhere on HTTPS.
-        headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; "
+        headers[.contentSecurityPolicy] =
+            "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; "
             + "script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"

@@ -21,7 +21,7 @@ struct CampaignService: Service {
                         await services.engine.eventsAccepted()
                         continue
                     }
-                } catch where !Task.isCancelled {
+                } catch  where !Task.isCancelled {
                     logger.error("campaign failed", metadata: ["error": "\(error)"])
                 } catch {
                     return

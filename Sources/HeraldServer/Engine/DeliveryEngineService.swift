@@ -75,7 +75,7 @@ struct DeliveryEngineService: Service {
             do {
                 let result = try await engine.fanOut.runOnce(limit: 250)
                 if result.events == 0 { await engine.wakeup.wait(timeout: .milliseconds(250)) }
-            } catch where !Task.isCancelled {
+            } catch  where !Task.isCancelled {
                 // The batch stays claimed; its lease runs out (or its claims are handed on) and a worker takes it over.
                 logger.error("fan-out failed", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: .seconds(1))
@@ -102,7 +102,7 @@ struct DeliveryEngineService: Service {
                 // Sleep until the next retry is due, but wake now and then for takeovers (and to stop).
                 let due = try await engine.ports.deliveries.nextDueTime().map { $0.timeIntervalSince(engine.clock.now()) } ?? 1
                 await engine.wakeup.wait(timeout: .milliseconds(Int64(min(1, max(0.02, due)) * 1000)))
-            } catch where !Task.isCancelled {
+            } catch  where !Task.isCancelled {
                 logger.error("outbox failed", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: .seconds(1))
             } catch {
@@ -159,7 +159,10 @@ struct DeliveryEngineService: Service {
         do {
             let released = try await body()
             guard !released.isEmpty else { return false }
-            logger.info(message, metadata: ["events": "\(released.events)", "deliveries": "\(released.deliveries)", "campaigns": "\(released.campaigns)"])
+            logger.info(
+                message,
+                metadata: ["events": "\(released.events)", "deliveries": "\(released.deliveries)", "campaigns": "\(released.campaigns)"]
+            )
             return true
         } catch {
             logger.warning("claims could not be handed on", metadata: ["error": "\(error)"])

@@ -28,7 +28,7 @@ struct MaintenanceService: Service {
                             _ = try await services.store.purge(appId: app.id, before: before)
                         }
                     }
-                } catch where !Task.isCancelled {
+                } catch  where !Task.isCancelled {
                     logger.warning("maintenance failed", metadata: ["error": "\(error)"])
                 } catch {
                     return

@@ -14,7 +14,8 @@ struct MetricsObserver: EngineObserver {
     }
 
     func attempted(provider: String, outcome: String, reason: String?) {
-        Counter(label: "herald_push_attempts_total", dimensions: [("provider", provider), ("outcome", outcome), ("reason", Self.label(reason))]).increment()
+        Counter(label: "herald_push_attempts_total", dimensions: [("provider", provider), ("outcome", outcome), ("reason", Self.label(reason))])
+            .increment()
     }
 
     func accepted(events: Int) {
@@ -43,12 +44,20 @@ struct MetricsObserver: EngineObserver {
     }
 
     func tokenPruned(_ token: String, appId: String, providerId: String, reason: String) {
-        logger.info("push token pruned", metadata: ["app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)",
-                                                   "token": "\(Self.tokenHint(token))"])
+        logger.info(
+            "push token pruned",
+            metadata: [
+                "app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)",
+                "token": "\(Self.tokenHint(token))",
+            ]
+        )
     }
 
     func credentialSetAside(appId: String, providerId: String, reason: String) {
-        logger.error("provider credential set aside until it is changed", metadata: ["app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)"])
+        logger.error(
+            "provider credential set aside until it is changed",
+            metadata: ["app": "\(appId)", "provider": "\(providerId)", "reason": "\(reason)"]
+        )
     }
 
     func providerAnswered(provider: String, after latency: Duration) {

@@ -1,5 +1,5 @@
-import HeraldCore
 import HTTPTypes
+import HeraldCore
 import Hummingbird
 
 /// Every API body is JSON: a `POST`, `PUT` or `PATCH` under `/v1/` whose body is not sent as

@@ -17,10 +17,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             var herald = Self.heraldError(from: error)
             if let routerError = error as? HTTPError, routerError.status == .notFound, let allowed = routes.methods(for: request.uri.path),
-               !allowed.contains(request.method) {
+                !allowed.contains(request.method)
+            {
                 let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-                herald = HeraldError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.uri.path); it takes \(allow)",
-                                     details: ["allow": allow, "method": request.method.rawValue])
+                herald = HeraldError(
+                    .methodNotAllowed,
+                    "\(request.method.rawValue) is not allowed on \(request.uri.path); it takes \(allow)",
+                    details: ["allow": allow, "method": request.method.rawValue]
+                )
             }
             if herald.kind == .internal {
                 context.logger.error("request failed", metadata: ["error": "\(Self.loggable(error))", "path": "\(request.uri.path)"])
@@ -94,7 +98,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .notFound: return HeraldError(.notFound, error.body ?? "no such route")
             case .contentTooLarge: return HeraldError(.payloadTooLarge, "the request body is too large")
             case .methodNotAllowed: return HeraldError(.methodNotAllowed, "this method is not allowed on this route")
-            default: return HeraldError(kind(for: error.status), code: kind(for: error.status) == .badRequest ? "bad_request" : nil, error.body ?? error.status.reasonPhrase)
+            default:
+                return HeraldError(
+                    kind(for: error.status),
+                    code: kind(for: error.status) == .badRequest ? "bad_request" : nil,
+                    error.body ?? error.status.reasonPhrase
+                )
             }
         case let error as any HTTPResponseConvertible:
             return HeraldError(kind(for: error.httpStatus), String(describing: error))

@@ -1,5 +1,5 @@
-import HeraldCore
 import HTTPTypes
+import HeraldCore
 import Hummingbird
 
 /// What counts as a JSON body, and the one refusal of any other.
@@ -12,7 +12,10 @@ enum JSONContentType {
 
     static func refusal(_ contentType: String?) -> HeraldError {
         let said = contentType.flatMap { $0.isEmpty ? nil : "it was sent as \($0)" } ?? "it was sent without a Content-Type"
-        return HeraldError(.unsupportedMediaType, "the request body must be JSON with Content-Type: application/json; \(said)",
-                           details: ["field": "Content-Type", "contentType": contentType ?? ""])
+        return HeraldError(
+            .unsupportedMediaType,
+            "the request body must be JSON with Content-Type: application/json; \(said)",
+            details: ["field": "Content-Type", "contentType": contentType ?? ""]
+        )
     }
 }

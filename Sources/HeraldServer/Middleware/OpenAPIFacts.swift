@@ -1,5 +1,5 @@
-import HeraldAPI
 import HTTPTypes
+import HeraldAPI
 
 /// Facts read once from the served OpenAPI document for error messages.
 enum OpenAPIFacts {

@@ -1,5 +1,5 @@
-import HeraldAPI
 import HTTPTypes
+import HeraldAPI
 
 /// The API's paths and the methods each takes, read from the served OpenAPI document (plus the
 /// few routes it does not describe), so that a known path asked with another method is a `405`
@@ -16,14 +16,20 @@ struct RouteTable: Sendable {
         var inPaths = false
         var current: String?
         for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            if !line.hasPrefix(" ") { inPaths = line.hasPrefix("paths:"); current = nil; continue }
+            if !line.hasPrefix(" ") {
+                inPaths = line.hasPrefix("paths:")
+                current = nil
+                continue
+            }
             guard inPaths else { continue }
             if line.hasPrefix("  /"), !line.hasPrefix("   "), let colon = line.lastIndex(of: ":") {
                 current = String(line[line.index(line.startIndex, offsetBy: 2)..<colon])
                 table[current!, default: []].formUnion([])
             } else if let path = current, line.hasPrefix("    "), !line.hasPrefix("     ") {
                 let key = line.dropFirst(4).prefix { $0 != ":" }
-                if let method = HTTPRequest.Method(String(key).uppercased()), ["get", "put", "post", "delete", "patch", "head", "options"].contains(key) {
+                if let method = HTTPRequest.Method(String(key).uppercased()),
+                    ["get", "put", "post", "delete", "patch", "head", "options"].contains(key)
+                {
                     table[path, default: []].insert(method)
                 }
             }

@@ -6,7 +6,7 @@ actor MemoryPresenceStore: PresenceStore {
     private var instances: [String: Date] = [:]
     /// session id → instance → record
     private var records: [String: [String: PresenceRecord]] = [:]
-    private var byUser: [String: Set<String>] = [:]   // "appId\u{0}uid" → session ids
+    private var byUser: [String: Set<String>] = [:]  // "appId\u{0}uid" → session ids
 
     func heartbeat(instance: String, at date: Date) {
         instances[instance] = date

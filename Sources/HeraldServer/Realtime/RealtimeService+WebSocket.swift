@@ -11,8 +11,15 @@ extension RealtimeService {
     /// the session, answering the client's `ping`s; closes when the session is revoked or expires.
     func serve(session: Session, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
         let connection = RealtimeConnection(session: session)
-        let hello = RealtimeEnvelope.hello(.init(sessionId: session.id, uid: session.uid, appId: session.appId, instance: instance,
-                                                 pingIntervalSeconds: Int(settings.pingInterval.components.seconds)))
+        let hello = RealtimeEnvelope.hello(
+            .init(
+                sessionId: session.id,
+                uid: session.uid,
+                appId: session.appId,
+                instance: instance,
+                pingIntervalSeconds: Int(settings.pingInterval.components.seconds)
+            )
+        )
         if let text = try? hello.jsonText() { connection.send(text) }
         await connected(connection)
         do {
@@ -38,8 +45,11 @@ extension RealtimeService {
                     group.addTask {
                         let wait = max(0, expiresAt.timeIntervalSince(clock.now()))
                         try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
-                        connection.close(code: 4001, reason: "session expired",
-                                         last: try? RealtimeEnvelope.sessionRevoked(reason: "session expired").jsonText())
+                        connection.close(
+                            code: 4001,
+                            reason: "session expired",
+                            last: try? RealtimeEnvelope.sessionRevoked(reason: "session expired").jsonText()
+                        )
                         // The writer ends the connection once it has sent the goodbye; ending here
                         // would cancel it first.
                         try await Task.sleep(for: .seconds(86_400))
@@ -60,7 +70,8 @@ extension RealtimeService {
         switch message {
         case .text(let text):
             if let ping = try? JSONDecoder().decode(RealtimeClientMessage.self, from: Data(text.utf8)) {
-                reply = ping.type == "ping"
+                reply =
+                    ping.type == "ping"
                     ? .pong(id: ping.id)
                     : .error(code: "unknown_type", message: "'\(ping.type)' is not a message type; send {\"type\":\"ping\"}")
             } else {
@@ -92,7 +103,8 @@ enum RealtimeRoutes {
     static func server(services: HeraldServices, pingInterval: Duration) -> HTTPServerBuilder {
         let responder = webSocketRouter(services: services).buildResponder()
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-            ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: pingInterval), closeTimeout: .seconds(5)))
+            ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: pingInterval), closeTimeout: .seconds(5))
+        )
         return HTTPServerBuilder { httpResponder in
             AuthenticatedUpgradeChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder, configuration: configuration),

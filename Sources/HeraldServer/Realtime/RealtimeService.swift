@@ -1,8 +1,8 @@
 import Foundation
-import Metrics
 import HeraldCore
 import HeraldModels
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 
 /// Presence and in-app delivery, for one process or many. Sockets are held by this process's
@@ -25,8 +25,15 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
 
     /// - Parameter instance: this process's id among those sharing the database (its presence
     ///   rows and its claims on work carry it).
-    public init(instance: String = "h" + Identifier.hex(bytes: 6), store: any PresenceStore, bus: (any MessageBus)?, apps: any AppRepository,
-                settings: RealtimeSettings = .init(), clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "herald.realtime")) {
+    public init(
+        instance: String = "h" + Identifier.hex(bytes: 6),
+        store: any PresenceStore,
+        bus: (any MessageBus)?,
+        apps: any AppRepository,
+        settings: RealtimeSettings = .init(),
+        clock: any WallClock = SystemWallClock(),
+        logger: Logger = Logger(label: "herald.realtime")
+    ) {
         self.instance = instance
         self.store = store
         self.bus = bus
@@ -46,8 +53,15 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
         guard hub.add(connection) else { return }
         Gauge(label: "herald_websockets_open").record(hub.count)
         do {
-            try await store.markOnline(PresenceRecord(appId: connection.appId, uid: connection.uid, sessionId: connection.sessionId,
-                                                      instance: instance, since: clock.now()))
+            try await store.markOnline(
+                PresenceRecord(
+                    appId: connection.appId,
+                    uid: connection.uid,
+                    sessionId: connection.sessionId,
+                    instance: instance,
+                    since: clock.now()
+                )
+            )
         } catch {
             logger.warning("presence not recorded", metadata: ["error": "\(error)"])
         }
@@ -171,8 +185,10 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
                         if ContinuousClock.now - purged > .seconds(60) {
                             purged = .now
                             let now = clock.now()
-                            try await store.purgePresence(offlineBefore: now.addingTimeInterval(-Double(PushSettings.onlineGraceRange.upperBound) - 60),
-                                                          deadBefore: now.addingTimeInterval(-settings.instanceTimeout.seconds - 60))
+                            try await store.purgePresence(
+                                offlineBefore: now.addingTimeInterval(-Double(PushSettings.onlineGraceRange.upperBound) - 60),
+                                deadBefore: now.addingTimeInterval(-settings.instanceTimeout.seconds - 60)
+                            )
                         }
                     } catch {
                         logger.warning("presence heartbeat failed", metadata: ["error": "\(error)"])
@@ -187,7 +203,10 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
                             do {
                                 try await bus.listen(channel: channel) { payload in await self.received(payload) }
                             } catch {
-                                logger.warning("realtime listener stopped; listening again", metadata: ["channel": "\(channel)", "error": "\(error)"])
+                                logger.warning(
+                                    "realtime listener stopped; listening again",
+                                    metadata: ["channel": "\(channel)", "error": "\(error)"]
+                                )
                             }
                             try? await Task.sleep(for: .seconds(1))
                         }

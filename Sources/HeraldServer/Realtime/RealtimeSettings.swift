@@ -1,8 +1,8 @@
 import Foundation
-import Metrics
 import HeraldCore
 import HeraldModels
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 
 /// Timings of the real-time channel.

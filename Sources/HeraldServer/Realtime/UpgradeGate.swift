@@ -27,7 +27,8 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         guard case .head(let head) = part, head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == path,
-              head.headers.contains(name: "upgrade") else {
+            head.headers.contains(name: "upgrade")
+        else {
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             return

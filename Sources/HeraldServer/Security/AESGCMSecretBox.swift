@@ -26,7 +26,11 @@ struct AESGCMSecretBox: SecretBox {
             let plaintext = try AES.GCM.open(box, using: key, authenticating: Array(context.utf8))
             return String(decoding: plaintext, as: UTF8.self)
         } catch {
-            throw HeraldError(.internal, code: "secret_key_mismatch", "a stored secret does not open with this server's secret key (HERALD_SECRET_KEY or the key file)")
+            throw HeraldError(
+                .internal,
+                code: "secret_key_mismatch",
+                "a stored secret does not open with this server's secret key (HERALD_SECRET_KEY or the key file)"
+            )
         }
     }
 }

@@ -18,7 +18,8 @@ enum SecretKeyLoader {
         let files = FileManager.default
         if let contents = files.contents(atPath: path) {
             guard let text = String(data: contents, encoding: .utf8),
-                  let bytes = decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
+                let bytes = decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32
+            else {
                 throw HeraldError(.invalidField, "the key file \(path) does not hold a 32-byte base64 key")
             }
             return SymmetricKey(data: bytes)

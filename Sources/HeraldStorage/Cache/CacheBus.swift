@@ -69,7 +69,10 @@ final class CacheBus: Sendable {
                 try? await notify(Self.channel, message)
                 try? await Task.sleep(for: ackTimeout)
                 guard !Task.isCancelled, let late = finish(sequence) else { return }
-                logger.warning("processes did not confirm a cache change in time", metadata: ["processes": "\(late.sorted())", "change": "\(change.text.prefix(80))"])
+                logger.warning(
+                    "processes did not confirm a cache change in time",
+                    metadata: ["processes": "\(late.sorted())", "change": "\(change.text.prefix(80))"]
+                )
             }
             state.withLock { $0.waiting[sequence]?.timer = timer }
         }
@@ -137,9 +140,12 @@ final class CacheBus: Sendable {
     private func liveInstances() async throws -> Set<String> {
         let since = Date().addingTimeInterval(-liveWithin).ms
         let me = instance
-        return Set(try await source.read { db in
-            try await db.raw("SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since) AND instance_id <> \(bind: me)").rows()
-        }.map { try $0.string("instance_id") })
+        return Set(
+            try await source.read { db in
+                try await db.raw("SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since) AND instance_id <> \(bind: me)")
+                    .rows()
+            }.map { try $0.string("instance_id") }
+        )
     }
 
     private func notify(_ channel: String, _ payload: String) async throws {

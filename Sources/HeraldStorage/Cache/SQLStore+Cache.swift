@@ -22,8 +22,12 @@ extension Dictionary: AbsentValue {
 extension SQLStore {
     /// Per-user values of an app: the cached ones, the rest loaded in chunks of 1,000 (`load`
     /// returns the users it found; the others are stored as absent) and kept.
-    func perUser<Value: Sendable & AbsentValue>(_ table: CacheTable<StoreCache.UserKey, Value>, appId: String, uids: [String],
-                                                load: ([String]) async throws -> [String: Value]) async throws -> [String: Value] {
+    func perUser<Value: Sendable & AbsentValue>(
+        _ table: CacheTable<StoreCache.UserKey, Value>,
+        appId: String,
+        uids: [String],
+        load: ([String]) async throws -> [String: Value]
+    ) async throws -> [String: Value] {
         let keys = uids.map { StoreCache.UserKey(appId: appId, uid: $0) }
         let values = try await cached(table, keys) { missing in
             var loaded: [StoreCache.UserKey: Value] = [:]

@@ -54,8 +54,13 @@ enum BulkConflict: Sendable {
 extension SQLDatabase {
     /// Inserts the rows; returns what `returning` names of each row stored (nothing when nil).
     @discardableResult
-    func insert(into table: String, columns: [BulkColumn], rows: [[BulkValue]], conflict: BulkConflict,
-                returning: String? = nil) async throws -> [any SQLRow] {
+    func insert(
+        into table: String,
+        columns: [BulkColumn],
+        rows: [[BulkValue]],
+        conflict: BulkConflict,
+        returning: String? = nil
+    ) async throws -> [any SQLRow] {
         guard !rows.isEmpty else { return [] }
         let names = columns.map(\.name).joined(separator: ", ")
         let tail = conflict.clause + (returning.map { " RETURNING \($0)" } ?? "")
@@ -84,8 +89,12 @@ extension SQLDatabase {
         let (arrays, binds) = Self.arrays(columns, rows)
         let assignments = set.map { "\($0.0.name) = " + $0.1.replacingOccurrences(of: "$new", with: "v.\($0.0.name)") }.joined(separator: ", ")
         let names = columns.map(\.name).joined(separator: ", ")
-        try await perform(RawStatement(
-            "UPDATE \(table) SET \(assignments) FROM unnest(\(arrays)) AS v(\(names)) WHERE \(table).\(key.name) = v.\(key.name)", binds))
+        try await perform(
+            RawStatement(
+                "UPDATE \(table) SET \(assignments) FROM unnest(\(arrays)) AS v(\(names)) WHERE \(table).\(key.name) = v.\(key.name)",
+                binds
+            )
+        )
     }
 
     /// One statement run once per row (SQLite), with what each returned.

@@ -13,7 +13,7 @@ public enum DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws {
         if text.hasPrefix("sqlite://") {
             var path = String(text.dropFirst("sqlite://".count))
-            if path.hasPrefix("/./") { path.removeFirst() }    // sqlite:///./relative.sqlite
+            if path.hasPrefix("/./") { path.removeFirst() }  // sqlite:///./relative.sqlite
             guard !path.isEmpty else { throw HeraldError.invalidField("database", "sqlite:// needs a file path") }
             self = .sqlite(path: path)
         } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {

@@ -11,209 +11,253 @@ struct Migration: Sendable {
 
 extension SQLStore {
     static let migrations: [Migration] = [
-        Migration(version: 1, name: "core", statements: [
-            """
-            CREATE TABLE apps (
-                id TEXT PRIMARY KEY, name TEXT NOT NULL, region TEXT NOT NULL,
-                push_enabled BOOLEAN NOT NULL, max_tokens_per_user INTEGER NOT NULL, created_at BIGINT NOT NULL)
-            """,
-            """
-            CREATE TABLE api_keys (
-                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE,
-                created_at BIGINT NOT NULL, revoked_at BIGINT)
-            """,
-            "CREATE INDEX api_keys_by_app ON api_keys (app_id)",
-            """
-            CREATE TABLE users (
-                app_id TEXT NOT NULL, uid TEXT NOT NULL, name TEXT NOT NULL, avatar TEXT, metadata TEXT,
-                tags TEXT NOT NULL, locale TEXT, time_zone TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, uid))
-            """,
-            """
-            CREATE TABLE chat_groups (
-                app_id TEXT NOT NULL, guid TEXT NOT NULL, name TEXT NOT NULL, icon TEXT, type TEXT NOT NULL,
-                password_hash TEXT, metadata TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, guid))
-            """,
-            """
-            CREATE TABLE group_members (
-                app_id TEXT NOT NULL, guid TEXT NOT NULL, uid TEXT NOT NULL, scope TEXT NOT NULL, joined_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, guid, uid))
-            """,
-            "CREATE INDEX group_members_by_user ON group_members (app_id, uid)",
-            """
-            CREATE TABLE sessions (
-                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, uid TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
-                device_name TEXT, created_at BIGINT NOT NULL, expires_at BIGINT)
-            """,
-            "CREATE INDEX sessions_by_user ON sessions (app_id, uid)",
-            """
-            CREATE TABLE providers (
-                app_id TEXT NOT NULL, provider_id TEXT NOT NULL, kind TEXT NOT NULL, config TEXT NOT NULL,
-                secret TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, provider_id))
-            """,
-            """
-            CREATE TABLE push_tokens (
-                app_id TEXT NOT NULL, push_token TEXT NOT NULL, uid TEXT NOT NULL, session_id TEXT NOT NULL,
-                provider_id TEXT NOT NULL, platform TEXT NOT NULL, token_kind TEXT NOT NULL,
-                created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, push_token))
-            """,
-            "CREATE INDEX push_tokens_by_user ON push_tokens (app_id, uid, last_seen_at)",
-            "CREATE INDEX push_tokens_by_session ON push_tokens (session_id)",
-            "CREATE INDEX push_tokens_by_provider ON push_tokens (app_id, provider_id)",
-        ]),
-        Migration(version: 2, name: "pruned tokens", statements: [
-            """
-            CREATE TABLE pruned_tokens (
-                app_id TEXT NOT NULL, push_token TEXT NOT NULL, uid TEXT NOT NULL, session_id TEXT NOT NULL,
-                provider_id TEXT NOT NULL, platform TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
-                reason TEXT NOT NULL, hint TEXT, invalid_since BIGINT, pruned_at BIGINT NOT NULL)
-            """,
-            "CREATE INDEX pruned_tokens_by_user ON pruned_tokens (app_id, uid, pruned_at)",
-        ]),
-        Migration(version: 3, name: "realtime presence and settings", statements: [
-            "ALTER TABLE apps ADD COLUMN settings TEXT",
-            """
-            CREATE TABLE herald_instances (
-                instance_id TEXT PRIMARY KEY, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL)
-            """,
-            """
-            CREATE TABLE presence (
-                session_id TEXT NOT NULL, instance_id TEXT NOT NULL, app_id TEXT NOT NULL, uid TEXT NOT NULL,
-                since BIGINT NOT NULL, offline_at BIGINT,
-                PRIMARY KEY (session_id, instance_id))
-            """,
-            "CREATE INDEX presence_by_user ON presence (app_id, uid)",
-            "CREATE INDEX presence_by_instance ON presence (instance_id)",
-            """
-            CREATE TABLE realtime_payloads (id TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at BIGINT NOT NULL)
-            """,
-        ]),
-        Migration(version: 4, name: "notification engine", statements: [
-            "ALTER TABLE chat_groups ADD COLUMN owner TEXT",
-            """
-            CREATE TABLE events (
-                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, client_id TEXT, type TEXT NOT NULL, body TEXT NOT NULL,
-                received_at BIGINT NOT NULL, status TEXT NOT NULL, cursor TEXT, lease_until BIGINT,
-                recipients INTEGER NOT NULL DEFAULT 0, finished_at BIGINT)
-            """,
-            "CREATE UNIQUE INDEX events_by_client_id ON events (app_id, client_id) WHERE client_id IS NOT NULL",
-            "CREATE INDEX events_to_fan_out ON events (status, received_at)",
-            "CREATE INDEX events_by_app ON events (app_id, received_at)",
-            """
-            CREATE TABLE deliveries (
-                id TEXT PRIMARY KEY, app_id TEXT NOT NULL, event_id TEXT NOT NULL, uid TEXT NOT NULL,
-                channel TEXT NOT NULL, target TEXT NOT NULL, session_id TEXT, provider_id TEXT, platform TEXT, route TEXT,
-                locale TEXT, badge INTEGER, unread INTEGER,
-                status TEXT NOT NULL, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0,
-                next_attempt_at BIGINT, lease_until BIGINT, expires_at BIGINT,
-                provider_status INTEGER, provider_message_id TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
-            """,
-            "CREATE UNIQUE INDEX deliveries_once ON deliveries (event_id, uid, target)",
-            "CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at)",
-            "CREATE INDEX deliveries_by_user ON deliveries (app_id, uid, created_at)",
-            "CREATE INDEX deliveries_by_app ON deliveries (app_id, created_at)",
-            """
-            CREATE TABLE preferences (
-                app_id TEXT NOT NULL, uid TEXT NOT NULL, prefs TEXT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, uid))
-            """,
-            """
-            CREATE TABLE mutes (
-                app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, until BIGINT, created_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, uid, conversation_id))
-            """,
-            """
-            CREATE TABLE push_templates (
-                app_id TEXT NOT NULL, event_type TEXT NOT NULL, receiver_type TEXT NOT NULL, locale TEXT NOT NULL,
-                template TEXT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, event_type, receiver_type, locale))
-            """,
-            """
-            CREATE TABLE unread_counts (
-                app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, count INTEGER NOT NULL,
-                updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, uid, conversation_id))
-            """,
-        ]),
+        Migration(
+            version: 1,
+            name: "core",
+            statements: [
+                """
+                CREATE TABLE apps (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, region TEXT NOT NULL,
+                    push_enabled BOOLEAN NOT NULL, max_tokens_per_user INTEGER NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE api_keys (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                "CREATE INDEX api_keys_by_app ON api_keys (app_id)",
+                """
+                CREATE TABLE users (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, name TEXT NOT NULL, avatar TEXT, metadata TEXT,
+                    tags TEXT NOT NULL, locale TEXT, time_zone TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, uid))
+                """,
+                """
+                CREATE TABLE chat_groups (
+                    app_id TEXT NOT NULL, guid TEXT NOT NULL, name TEXT NOT NULL, icon TEXT, type TEXT NOT NULL,
+                    password_hash TEXT, metadata TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, guid))
+                """,
+                """
+                CREATE TABLE group_members (
+                    app_id TEXT NOT NULL, guid TEXT NOT NULL, uid TEXT NOT NULL, scope TEXT NOT NULL, joined_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, guid, uid))
+                """,
+                "CREATE INDEX group_members_by_user ON group_members (app_id, uid)",
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, uid TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+                    device_name TEXT, created_at BIGINT NOT NULL, expires_at BIGINT)
+                """,
+                "CREATE INDEX sessions_by_user ON sessions (app_id, uid)",
+                """
+                CREATE TABLE providers (
+                    app_id TEXT NOT NULL, provider_id TEXT NOT NULL, kind TEXT NOT NULL, config TEXT NOT NULL,
+                    secret TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, provider_id))
+                """,
+                """
+                CREATE TABLE push_tokens (
+                    app_id TEXT NOT NULL, push_token TEXT NOT NULL, uid TEXT NOT NULL, session_id TEXT NOT NULL,
+                    provider_id TEXT NOT NULL, platform TEXT NOT NULL, token_kind TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, push_token))
+                """,
+                "CREATE INDEX push_tokens_by_user ON push_tokens (app_id, uid, last_seen_at)",
+                "CREATE INDEX push_tokens_by_session ON push_tokens (session_id)",
+                "CREATE INDEX push_tokens_by_provider ON push_tokens (app_id, provider_id)",
+            ]
+        ),
+        Migration(
+            version: 2,
+            name: "pruned tokens",
+            statements: [
+                """
+                CREATE TABLE pruned_tokens (
+                    app_id TEXT NOT NULL, push_token TEXT NOT NULL, uid TEXT NOT NULL, session_id TEXT NOT NULL,
+                    provider_id TEXT NOT NULL, platform TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
+                    reason TEXT NOT NULL, hint TEXT, invalid_since BIGINT, pruned_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX pruned_tokens_by_user ON pruned_tokens (app_id, uid, pruned_at)",
+            ]
+        ),
+        Migration(
+            version: 3,
+            name: "realtime presence and settings",
+            statements: [
+                "ALTER TABLE apps ADD COLUMN settings TEXT",
+                """
+                CREATE TABLE herald_instances (
+                    instance_id TEXT PRIMARY KEY, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE presence (
+                    session_id TEXT NOT NULL, instance_id TEXT NOT NULL, app_id TEXT NOT NULL, uid TEXT NOT NULL,
+                    since BIGINT NOT NULL, offline_at BIGINT,
+                    PRIMARY KEY (session_id, instance_id))
+                """,
+                "CREATE INDEX presence_by_user ON presence (app_id, uid)",
+                "CREATE INDEX presence_by_instance ON presence (instance_id)",
+                """
+                CREATE TABLE realtime_payloads (id TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+            ]
+        ),
+        Migration(
+            version: 4,
+            name: "notification engine",
+            statements: [
+                "ALTER TABLE chat_groups ADD COLUMN owner TEXT",
+                """
+                CREATE TABLE events (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, client_id TEXT, type TEXT NOT NULL, body TEXT NOT NULL,
+                    received_at BIGINT NOT NULL, status TEXT NOT NULL, cursor TEXT, lease_until BIGINT,
+                    recipients INTEGER NOT NULL DEFAULT 0, finished_at BIGINT)
+                """,
+                "CREATE UNIQUE INDEX events_by_client_id ON events (app_id, client_id) WHERE client_id IS NOT NULL",
+                "CREATE INDEX events_to_fan_out ON events (status, received_at)",
+                "CREATE INDEX events_by_app ON events (app_id, received_at)",
+                """
+                CREATE TABLE deliveries (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, event_id TEXT NOT NULL, uid TEXT NOT NULL,
+                    channel TEXT NOT NULL, target TEXT NOT NULL, session_id TEXT, provider_id TEXT, platform TEXT, route TEXT,
+                    locale TEXT, badge INTEGER, unread INTEGER,
+                    status TEXT NOT NULL, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT, lease_until BIGINT, expires_at BIGINT,
+                    provider_status INTEGER, provider_message_id TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                "CREATE UNIQUE INDEX deliveries_once ON deliveries (event_id, uid, target)",
+                "CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at)",
+                "CREATE INDEX deliveries_by_user ON deliveries (app_id, uid, created_at)",
+                "CREATE INDEX deliveries_by_app ON deliveries (app_id, created_at)",
+                """
+                CREATE TABLE preferences (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, prefs TEXT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, uid))
+                """,
+                """
+                CREATE TABLE mutes (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, until BIGINT, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, uid, conversation_id))
+                """,
+                """
+                CREATE TABLE push_templates (
+                    app_id TEXT NOT NULL, event_type TEXT NOT NULL, receiver_type TEXT NOT NULL, locale TEXT NOT NULL,
+                    template TEXT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, event_type, receiver_type, locale))
+                """,
+                """
+                CREATE TABLE unread_counts (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, count INTEGER NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, uid, conversation_id))
+                """,
+            ]
+        ),
         // Work queues indexed by what is still open: a delivered push or a finished event leaves
         // the claim indexes, which stay the size of the backlog however long the log grows.
-        Migration(version: 5, name: "open work indexes", statements: [
-            "DROP INDEX events_to_fan_out",
-            "CREATE INDEX events_open ON events (received_at) WHERE status <> 'done'",
-            "DROP INDEX deliveries_due",
-            "CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'",
-            "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'sending'",
-        ]),
+        Migration(
+            version: 5,
+            name: "open work indexes",
+            statements: [
+                "DROP INDEX events_to_fan_out",
+                "CREATE INDEX events_open ON events (received_at) WHERE status <> 'done'",
+                "DROP INDEX deliveries_due",
+                "CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'",
+                "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'sending'",
+            ]
+        ),
         // The in-app feed (CometChat Campaigns): set-up records, items per user newest first (ids grow with
         // time), campaigns and their claims, engagements.
-        Migration(version: 6, name: "notification feed and campaigns", statements: [
-            """
-            CREATE TABLE feed_setup (
-                app_id TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
-                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, kind, id))
-            """,
-            """
-            CREATE TABLE feed_items (
-                app_id TEXT NOT NULL, uid TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT, channel_id TEXT, category_id TEXT,
-                category TEXT, content TEXT NOT NULL, metadata TEXT NOT NULL, tags TEXT NOT NULL, sender TEXT NOT NULL,
-                sent_at BIGINT NOT NULL, read_at BIGINT, delivered_at BIGINT, push_id TEXT, push_title TEXT, push_body TEXT,
-                push_delivered_at BIGINT, push_clicked_at BIGINT,
-                PRIMARY KEY (app_id, uid, id))
-            """,
-            "CREATE UNIQUE INDEX feed_items_once ON feed_items (app_id, campaign_id, uid) WHERE campaign_id IS NOT NULL",
-            "CREATE INDEX feed_items_unread ON feed_items (app_id, uid, id) WHERE read_at IS NULL",
-            "CREATE INDEX feed_items_by_category ON feed_items (app_id, uid, category_id, id)",
-            "CREATE UNIQUE INDEX feed_items_by_id ON feed_items (id)",
-            "CREATE INDEX feed_items_by_push ON feed_items (push_id) WHERE push_id IS NOT NULL",
-            """
-            CREATE TABLE feed_engagements (
-                app_id TEXT NOT NULL, item_id TEXT NOT NULL, interaction TEXT NOT NULL, uid TEXT NOT NULL, campaign_id TEXT,
-                created_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, item_id, interaction))
-            """,
-            "CREATE INDEX feed_engagements_by_campaign ON feed_engagements (campaign_id) WHERE campaign_id IS NOT NULL",
-            """
-            CREATE TABLE campaigns (
-                app_id TEXT NOT NULL, id TEXT NOT NULL, status TEXT NOT NULL, send_at BIGINT, lease_until BIGINT, body TEXT NOT NULL,
-                cursor TEXT, audience_size INTEGER NOT NULL, items_created INTEGER NOT NULL, pushes_queued INTEGER NOT NULL,
-                started_at BIGINT, finished_at BIGINT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
-                PRIMARY KEY (app_id, id))
-            """,
-            "CREATE INDEX campaigns_due ON campaigns (send_at) WHERE status = 'scheduled'",
-            "CREATE INDEX campaigns_leased ON campaigns (lease_until) WHERE status = 'sending'",
-        ]),
+        Migration(
+            version: 6,
+            name: "notification feed and campaigns",
+            statements: [
+                """
+                CREATE TABLE feed_setup (
+                    app_id TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, kind, id))
+                """,
+                """
+                CREATE TABLE feed_items (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT, channel_id TEXT, category_id TEXT,
+                    category TEXT, content TEXT NOT NULL, metadata TEXT NOT NULL, tags TEXT NOT NULL, sender TEXT NOT NULL,
+                    sent_at BIGINT NOT NULL, read_at BIGINT, delivered_at BIGINT, push_id TEXT, push_title TEXT, push_body TEXT,
+                    push_delivered_at BIGINT, push_clicked_at BIGINT,
+                    PRIMARY KEY (app_id, uid, id))
+                """,
+                "CREATE UNIQUE INDEX feed_items_once ON feed_items (app_id, campaign_id, uid) WHERE campaign_id IS NOT NULL",
+                "CREATE INDEX feed_items_unread ON feed_items (app_id, uid, id) WHERE read_at IS NULL",
+                "CREATE INDEX feed_items_by_category ON feed_items (app_id, uid, category_id, id)",
+                "CREATE UNIQUE INDEX feed_items_by_id ON feed_items (id)",
+                "CREATE INDEX feed_items_by_push ON feed_items (push_id) WHERE push_id IS NOT NULL",
+                """
+                CREATE TABLE feed_engagements (
+                    app_id TEXT NOT NULL, item_id TEXT NOT NULL, interaction TEXT NOT NULL, uid TEXT NOT NULL, campaign_id TEXT,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, item_id, interaction))
+                """,
+                "CREATE INDEX feed_engagements_by_campaign ON feed_engagements (campaign_id) WHERE campaign_id IS NOT NULL",
+                """
+                CREATE TABLE campaigns (
+                    app_id TEXT NOT NULL, id TEXT NOT NULL, status TEXT NOT NULL, send_at BIGINT, lease_until BIGINT, body TEXT NOT NULL,
+                    cursor TEXT, audience_size INTEGER NOT NULL, items_created INTEGER NOT NULL, pushes_queued INTEGER NOT NULL,
+                    started_at BIGINT, finished_at BIGINT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, id))
+                """,
+                "CREATE INDEX campaigns_due ON campaigns (send_at) WHERE status = 'scheduled'",
+                "CREATE INDEX campaigns_leased ON campaigns (lease_until) WHERE status = 'sending'",
+            ]
+        ),
         // Credentials are found by the first 16 characters of their hash; the whole hash is then
         // compared in constant time in the process (see `Authenticator`).
-        Migration(version: 7, name: "credential lookup by hash prefix", statements: [
-            "CREATE INDEX api_keys_by_hash_prefix ON api_keys (substr(key_hash, 1, 16))",
-            "CREATE INDEX sessions_by_hash_prefix ON sessions (substr(token_hash, 1, 16))",
-        ]),
+        Migration(
+            version: 7,
+            name: "credential lookup by hash prefix",
+            statements: [
+                "CREATE INDEX api_keys_by_hash_prefix ON api_keys (substr(key_hash, 1, 16))",
+                "CREATE INDEX sessions_by_hash_prefix ON sessions (substr(token_hash, 1, 16))",
+            ]
+        ),
         // Why a finished event reached nobody (unknown user or group, a group with no members).
-        Migration(version: 8, name: "event reason", statements: [
-            "ALTER TABLE events ADD COLUMN reason TEXT",
-        ]),
+        Migration(
+            version: 8,
+            name: "event reason",
+            statements: [
+                "ALTER TABLE events ADD COLUMN reason TEXT"
+            ]
+        ),
         // The W3C traceparent of the request that posted an event, so that its fan-out joins the
         // request's trace even when another process (or this one, restarted) claims it.
-        Migration(version: 9, name: "event trace parent", statements: [
-            "ALTER TABLE events ADD COLUMN trace_parent TEXT",
-        ]),
+        Migration(
+            version: 9,
+            name: "event trace parent",
+            statements: [
+                "ALTER TABLE events ADD COLUMN trace_parent TEXT"
+            ]
+        ),
         // What a delivery tells of: an event, or a campaign's feed item (told apart by a column,
         // not by the id's prefix).
-        Migration(version: 10, name: "delivery subject", statements: [
-            "ALTER TABLE deliveries ADD COLUMN subject TEXT NOT NULL DEFAULT 'event'",
-            #"UPDATE deliveries SET subject = 'feed_item' WHERE event_id LIKE 'fit\_%' ESCAPE '\'"#,
-        ]),
+        Migration(
+            version: 10,
+            name: "delivery subject",
+            statements: [
+                "ALTER TABLE deliveries ADD COLUMN subject TEXT NOT NULL DEFAULT 'event'",
+                #"UPDATE deliveries SET subject = 'feed_item' WHERE event_id LIKE 'fit\_%' ESCAPE '\'"#,
+            ]
+        ),
         // Claims name the process that holds them, so that the claims of a process that stopped
         // or died are taken over at once instead of when their leases run out.
-        Migration(version: 11, name: "claim owners", statements: [
-            "ALTER TABLE events ADD COLUMN lease_owner TEXT",
-            "ALTER TABLE deliveries ADD COLUMN lease_owner TEXT",
-            "ALTER TABLE campaigns ADD COLUMN lease_owner TEXT",
-        ]),
+        Migration(
+            version: 11,
+            name: "claim owners",
+            statements: [
+                "ALTER TABLE events ADD COLUMN lease_owner TEXT",
+                "ALTER TABLE deliveries ADD COLUMN lease_owner TEXT",
+                "ALTER TABLE campaigns ADD COLUMN lease_owner TEXT",
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.
@@ -230,20 +274,24 @@ extension SQLStore {
                 // Serialises concurrent starts; everything below runs under the lock.
                 try await db.raw("SELECT pg_advisory_xact_lock(7262534)").perform()
             }
-            try await db.raw("""
+            try await db.raw(
+                """
                 CREATE TABLE IF NOT EXISTS herald_migrations (
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)
-                """).perform()
+                """
+            ).perform()
             let applied = Set(try await db.raw("SELECT version FROM herald_migrations").rows().map { try $0.int("version") })
             var done: [Int] = []
             for migration in Self.migrations where !applied.contains(migration.version) && migration.version <= (version ?? .max) {
                 for statement in migration.statements {
                     try await db.raw(SQLQueryString(statement)).perform()
                 }
-                try await db.raw("""
+                try await db.raw(
+                    """
                     INSERT INTO herald_migrations (version, name, applied_at)
                     VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().ms))
-                    """).perform()
+                    """
+                ).perform()
                 done.append(migration.version)
             }
             return done

@@ -1,10 +1,10 @@
-import HeraldCore
 import Foundation
+import HeraldCore
 import Logging
 import NIOCore
 import NIOPosix
-import PostgresNIO
 import PostgresKit
+import PostgresNIO
 import SQLKit
 
 /// PostgresNIO's connection pool. Its `run()` loop lives as long as the source.
@@ -45,7 +45,11 @@ final class PostgresSource: ConnectionSource {
     }
 
     /// Holds one connection for `LISTEN channel` and calls `handler` per notification, until cancelled.
-    func listen(channel: String, onListening: @escaping @Sendable () -> Void = {}, handler: @escaping @concurrent @Sendable (String) async -> Void) async throws {
+    func listen(
+        channel: String,
+        onListening: @escaping @Sendable () -> Void = {},
+        handler: @escaping @concurrent @Sendable (String) async -> Void
+    ) async throws {
         try await client.withConnection { connection in
             try await connection.listen(on: channel) { notifications in
                 onListening()
@@ -64,7 +68,8 @@ final class PostgresSource: ConnectionSource {
     /// `postgres://user:pass@host:port/db[?sslmode=disable|prefer|require]`; TLS is off unless asked for.
     static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty,
-              let user = components.user, !user.isEmpty else {
+            let user = components.user, !user.isEmpty
+        else {
             throw HeraldError.invalidField("database", "a PostgreSQL URL needs a user and a host: postgres://user:pass@host:5432/db")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
@@ -77,8 +82,12 @@ final class PostgresSource: ConnectionSource {
         default: throw HeraldError.invalidField("database", "sslmode must be disable, prefer or require")
         }
         return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: database.isEmpty ? nil : database, tls: tls
+            host: host,
+            port: components.port ?? 5432,
+            username: user,
+            password: components.password,
+            database: database.isEmpty ? nil : database,
+            tls: tls
         )
     }
 }

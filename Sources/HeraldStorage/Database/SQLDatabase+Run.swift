@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SQLKit
+import Synchronization
 
 /// How Herald's repositories run statements: on SQLite's writer, at once on the writer's thread
 /// (inside the tick's transaction, with no hop per statement); on SQLite's readers, one hop to a

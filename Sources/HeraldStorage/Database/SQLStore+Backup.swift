@@ -9,8 +9,11 @@ extension SQLStore {
     /// transaction, so writers go on meanwhile and the copy is the database as of its start.
     public func backup(to path: String) async throws {
         guard dialect == .sqlite else {
-            throw HeraldError(.badRequest, code: "use_pg_dump",
-                              "a PostgreSQL database is backed up with its own tools: pg_dump -Fc -f herald.dump DATABASE_URL (restore with pg_restore)")
+            throw HeraldError(
+                .badRequest,
+                code: "use_pg_dump",
+                "a PostgreSQL database is backed up with its own tools: pg_dump -Fc -f herald.dump DATABASE_URL (restore with pg_restore)"
+            )
         }
         guard !FileManager.default.fileExists(atPath: path) else {
             throw HeraldError.invalidField("to", "\(path) exists: choose a new file")
@@ -43,7 +46,10 @@ extension SQLStore {
         let files = FileManager.default
         if files.fileExists(atPath: path) {
             guard replace else {
-                throw HeraldError.invalidField("database", "\(path) exists: stop Herald and pass --force to replace it, or restore into a new data folder")
+                throw HeraldError.invalidField(
+                    "database",
+                    "\(path) exists: stop Herald and pass --force to replace it, or restore into a new data folder"
+                )
             }
         }
         let source = try await SQLStore.open(.sqlite(path: backup), migrate: false)
@@ -56,8 +62,10 @@ extension SQLStore {
             throw HeraldError.invalidField("from", "\(backup) is not a Herald database (\(error))")
         }
         guard found.intact, found.version > 0 else { throw HeraldError.invalidField("from", "\(backup) is damaged or not a Herald database") }
-        try files.createDirectory(atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
-                                  withIntermediateDirectories: true)
+        try files.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
         for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: path + suffix) { try files.removeItem(atPath: path + suffix) }
         try files.copyItem(atPath: backup, toPath: path)
         let restored = try await SQLStore.open(target)

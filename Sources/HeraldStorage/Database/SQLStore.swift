@@ -71,8 +71,11 @@ public final class SQLStore: Sendable {
 
     /// Values of `keys`, from `table` when cached, the rest loaded by `load` (which must give a
     /// value for every key it is asked, absent ones included) and kept.
-    func cached<Key: Hashable & Sendable, Value: Sendable>(_ table: CacheTable<Key, Value>, _ keys: [Key],
-                                                          load: ([Key]) async throws -> [Key: Value]) async throws -> [Key: Value] {
+    func cached<Key: Hashable & Sendable, Value: Sendable>(
+        _ table: CacheTable<Key, Value>,
+        _ keys: [Key],
+        load: ([Key]) async throws -> [Key: Value]
+    ) async throws -> [Key: Value] {
         guard cachesHeard else { return try await load(keys) }
         var (found, missing, epoch) = table.lookup(keys)
         guard !missing.isEmpty else { return found }

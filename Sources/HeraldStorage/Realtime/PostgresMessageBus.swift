@@ -22,9 +22,11 @@ final class PostgresMessageBus: MessageBus {
         if payload.utf8.count > Self.inlineLimit {
             let id = Identifier.hex(bytes: 12)
             try await store.write { db in
-                try await db.raw("""
+                try await db.raw(
+                    """
                     INSERT INTO realtime_payloads (id, payload, created_at) VALUES (\(bind: id), \(bind: payload), \(bind: Date().ms))
-                    """).perform()
+                    """
+                ).perform()
             }
             message = "ref:" + id
         }

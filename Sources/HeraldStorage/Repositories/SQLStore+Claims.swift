@@ -14,24 +14,34 @@ extension SQLStore: ClaimRepository {
         }
         // Held by a process whose heartbeat stopped before `liveSince` (a process that never
         // said it was alive keeps its claims until their leases run out).
-        return try await release(SQLQueryString("""
-            lease_owner IN (SELECT instance_id FROM herald_instances WHERE heartbeat_at < \(bind: liveSince.ms)) AND lease_owner <> \(bind: owner)
-            """))
+        return try await release(
+            SQLQueryString(
+                """
+                lease_owner IN (SELECT instance_id FROM herald_instances WHERE heartbeat_at < \(bind: liveSince.ms)) AND lease_owner <> \(bind: owner)
+                """
+            )
+        )
     }
 
     /// Events being fanned out, deliveries being sent and campaigns being run whose claim
     /// `holder` matches become claimable now (their leases end; nothing else changes).
     private func release(_ holder: SQLQueryString) async throws -> ReleasedClaims {
         try await transaction { db in
-            let events = try await db.raw("""
+            let events = try await db.raw(
+                """
                 UPDATE events SET lease_until = 0, lease_owner = NULL WHERE status = 'fanning_out' AND \(holder) RETURNING id
-                """).rows().count
-            let deliveries = try await db.raw("""
+                """
+            ).rows().count
+            let deliveries = try await db.raw(
+                """
                 UPDATE deliveries SET lease_until = 0, lease_owner = NULL WHERE status = 'sending' AND \(holder) RETURNING id
-                """).rows().count
-            let campaigns = try await db.raw("""
+                """
+            ).rows().count
+            let campaigns = try await db.raw(
+                """
                 UPDATE campaigns SET lease_until = 0, lease_owner = NULL WHERE status = 'sending' AND \(holder) RETURNING id
-                """).rows().count
+                """
+            ).rows().count
             return ReleasedClaims(events: events, deliveries: deliveries, campaigns: campaigns)
         }
     }

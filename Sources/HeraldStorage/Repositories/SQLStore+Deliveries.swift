@@ -18,7 +18,8 @@ extension SQLStore: DeliveryRepository {
             BulkValue(d.channel.rawValue), BulkValue(targetText(d.target)), BulkValue(d.sessionId), BulkValue(d.providerId),
             BulkValue(d.platform?.rawValue), BulkValue(d.route?.rawValue), BulkValue(d.locale), BulkValue(d.badge), BulkValue(d.unread),
             BulkValue(d.status.rawValue), BulkValue(d.reason), BulkValue(d.attempts), BulkValue(d.nextAttemptAt?.ms), BulkValue(d.leaseUntil?.ms),
-            BulkValue(d.expiresAt?.ms), BulkValue(d.providerStatus), BulkValue(d.providerMessageId), BulkValue(d.createdAt.ms), BulkValue(d.updatedAt.ms),
+            BulkValue(d.expiresAt?.ms), BulkValue(d.providerStatus), BulkValue(d.providerMessageId), BulkValue(d.createdAt.ms),
+            BulkValue(d.updatedAt.ms),
         ]
     }
 
@@ -48,21 +49,25 @@ extension SQLStore: DeliveryRepository {
     public func claimDeliveries(limit: Int, now: Date, claim: Claim) async throws -> [Delivery] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         return try await transaction { db in
-            let due = try await db.raw("""
+            let due = try await db.raw(
+                """
                 UPDATE deliveries SET status = 'sending', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= \(bind: now.ms)
                     ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING *
-                """).rows().map(Self.delivery)
+                """
+            ).rows().map(Self.delivery)
             guard due.count < limit else { return due }
-            let abandoned = try await db.raw("""
+            let abandoned = try await db.raw(
+                """
                 UPDATE deliveries SET lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM deliveries WHERE status = 'sending' AND lease_until < \(bind: now.ms)
                     ORDER BY lease_until LIMIT \(bind: limit - due.count)\(unsafeRaw: skipLocked))
                 RETURNING *
-                """).rows().map(Self.delivery)
+                """
+            ).rows().map(Self.delivery)
             return due + abandoned
         }
     }
@@ -70,8 +75,10 @@ extension SQLStore: DeliveryRepository {
     public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws {
         guard !updates.isEmpty else { return }
         let rows = updates.map { update in
-            [BulkValue(update.id), BulkValue(update.status.rawValue), BulkValue(update.reason), BulkValue(update.attempts),
-             BulkValue(update.nextAttemptAt?.ms), BulkValue(update.providerStatus), BulkValue(update.providerMessageId), BulkValue(update.at.ms)]
+            [
+                BulkValue(update.id), BulkValue(update.status.rawValue), BulkValue(update.reason), BulkValue(update.attempts),
+                BulkValue(update.nextAttemptAt?.ms), BulkValue(update.providerStatus), BulkValue(update.providerMessageId), BulkValue(update.at.ms),
+            ]
         }
         try await transaction { db in
             try await db.update("deliveries", key: .text("id"), set: Self.outcomeColumns, rows: rows)
@@ -97,7 +104,9 @@ extension SQLStore: DeliveryRepository {
             if let cursor {
                 let (createdAt, id) = try Self.deliveryCursor(cursor)
                 query = query.where(group: { group in
-                    group.where("created_at", .lessThan, createdAt).orWhere(group: { $0.where("created_at", .equal, createdAt).where("id", .lessThan, id) })
+                    group.where("created_at", .lessThan, createdAt).orWhere(group: {
+                        $0.where("created_at", .equal, createdAt).where("id", .lessThan, id)
+                    })
                 })
             }
             return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).rows().map(Self.delivery)
@@ -107,9 +116,11 @@ extension SQLStore: DeliveryRepository {
     public func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int] {
         try await lookup { db in
             var counts: [DeliveryStatus: Int] = [:]
-            for row in try await db.raw("""
+            for row in try await db.raw(
+                """
                 SELECT status, COUNT(*) AS n FROM deliveries WHERE app_id = \(bind: appId) AND event_id = \(bind: eventId) GROUP BY status
-                """).rows() {
+                """
+            ).rows() {
                 if let status = DeliveryStatus(rawValue: try row.string("status")) { counts[status] = try row.int("n") }
             }
             return counts
@@ -118,16 +129,19 @@ extension SQLStore: DeliveryRepository {
 
     public func outboxDepth() async throws -> Int {
         try await lookup { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT (SELECT COUNT(*) FROM deliveries WHERE status = 'pending') + (SELECT COUNT(*) FROM deliveries WHERE status = 'sending') AS n
-                """).firstRow()?.int("n") ?? 0
+                """
+            ).firstRow()?.int("n") ?? 0
         }
     }
 
     public func outboxDepthByApp() async throws -> [String: Int] {
         try await lookup { db in
             var depth: [String: Int] = [:]
-            for row in try await db.raw("SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending') GROUP BY app_id").rows() {
+            for row in try await db.raw("SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending') GROUP BY app_id").rows()
+            {
                 depth[try row.string("app_id")] = try row.int("n")
             }
             return depth
@@ -138,16 +152,20 @@ extension SQLStore: DeliveryRepository {
         let bucketMs = Int64(max(1, bucketSeconds)) * 1_000
         let first = since.ms / bucketMs
         let (counts, reasons) = try await lookup { db in
-            let counts = try await db.raw("""
+            let counts = try await db.raw(
+                """
                 SELECT created_at / \(unsafeRaw: String(bucketMs)) AS bucket, status, COALESCE(provider_id, '-') AS provider, COUNT(*) AS n
                 FROM deliveries WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs)
                 GROUP BY bucket, status, provider
-                """).rows()
-            let reasons = try await db.raw("""
+                """
+            ).rows()
+            let reasons = try await db.raw(
+                """
                 SELECT status, COALESCE(reason, '') AS reason, COUNT(*) AS n FROM deliveries
                 WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs) AND status IN ('failed', 'skipped', 'expired')
                 GROUP BY status, reason ORDER BY n DESC, reason LIMIT 10
-                """).rows()
+                """
+            ).rows()
             return (counts, reasons)
         }
         let last = now.ms / bucketMs
@@ -171,20 +189,26 @@ extension SQLStore: DeliveryRepository {
 
     public func nextDueTime() async throws -> Date? {
         try await lookup { db in
-            let row = try await db.raw("""
+            let row = try await db.raw(
+                """
                 SELECT MIN(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'
                 UNION ALL SELECT MIN(lease_until) AS due FROM deliveries WHERE status = 'sending'
-                """).rows()
+                """
+            ).rows()
             return try row.compactMap { try $0.optionalDate("due") }.min()
         }
     }
 
     public func purge(appId: String, before: Date) async throws -> Int {
         try await transaction { db in
-            try await db.raw("DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')").perform()
-            return try await db.raw("""
+            try await db.raw(
+                "DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')"
+            ).perform()
+            return try await db.raw(
+                """
                 DELETE FROM events WHERE app_id = \(bind: appId) AND received_at < \(bind: before.ms) AND status = 'done' RETURNING id
-                """).rows().count
+                """
+            ).rows().count
         }
     }
 
@@ -201,21 +225,35 @@ extension SQLStore: DeliveryRepository {
     }
 
     static func delivery(_ row: any SQLRow) throws -> Delivery {
-        let statusText = try row.string("status"), subjectText = try row.string("subject")
+        let statusText = try row.string("status")
+        let subjectText = try row.string("subject")
         guard let status = DeliveryStatus(rawValue: statusText), let subject = DeliverySubject.Kind(rawValue: subjectText) else {
             throw HeraldError(.internal, "a stored delivery has the unknown status '\(statusText)' or subject '\(subjectText)'")
         }
         let providerId = try row.optionalString("provider_id")
         return Delivery(
-            id: try row.string("id"), appId: try row.string("app_id"), subject: DeliverySubject(kind: subject, id: try row.string("event_id")),
-            uid: try row.string("uid"), target: try target(channel: try row.string("channel"), text: try row.string("target"), providerId: providerId),
-            sessionId: try row.optionalString("session_id"), providerId: providerId,
+            id: try row.string("id"),
+            appId: try row.string("app_id"),
+            subject: DeliverySubject(kind: subject, id: try row.string("event_id")),
+            uid: try row.string("uid"),
+            target: try target(channel: try row.string("channel"), text: try row.string("target"), providerId: providerId),
+            sessionId: try row.optionalString("session_id"),
+            providerId: providerId,
             platform: try row.optionalString("platform").flatMap(PushPlatform.init(rawValue:)),
-            route: try row.optionalString("route").flatMap(PushRoute.init(rawValue:)), locale: try row.optionalString("locale"),
-            badge: try row.optionalInt("badge"), unread: try row.optionalInt("unread"), status: status, reason: try row.optionalString("reason"),
-            attempts: try row.int("attempts"), nextAttemptAt: try row.optionalDate("next_attempt_at"), leaseUntil: try row.optionalDate("lease_until"),
-            expiresAt: try row.optionalDate("expires_at"), providerStatus: try row.optionalInt("provider_status"),
-            providerMessageId: try row.optionalString("provider_message_id"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+            route: try row.optionalString("route").flatMap(PushRoute.init(rawValue:)),
+            locale: try row.optionalString("locale"),
+            badge: try row.optionalInt("badge"),
+            unread: try row.optionalInt("unread"),
+            status: status,
+            reason: try row.optionalString("reason"),
+            attempts: try row.int("attempts"),
+            nextAttemptAt: try row.optionalDate("next_attempt_at"),
+            leaseUntil: try row.optionalDate("lease_until"),
+            expiresAt: try row.optionalDate("expires_at"),
+            providerStatus: try row.optionalInt("provider_status"),
+            providerMessageId: try row.optionalString("provider_message_id"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
         )
     }
 }

@@ -10,16 +10,20 @@ extension SQLStore: EventRepository {
     static let rowChunk = 400
 
     static let eventColumns: [BulkColumn] = [
-        .text("id"), .text("app_id"), .text("client_id"), .text("type"), .text("body"), .bigint("received_at"), .text("status"), .bigint("lease_until"),
+        .text("id"), .text("app_id"), .text("client_id"), .text("type"), .text("body"), .bigint("received_at"), .text("status"),
+        .bigint("lease_until"),
         .text("lease_owner"), .text("trace_parent"),
     ]
 
     public func insertEvents(_ events: [ChatEvent], claim: Claim?) async throws -> [String] {
         let status = claim == nil ? StoredEvent.Status.pending : .fanningOut
         let rows = try events.map { event in
-            [BulkValue(event.id), BulkValue(event.appId), BulkValue(event.clientId), BulkValue(event.kind.rawValue),
-             BulkValue(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)),
-             BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claim?.until.ms), BulkValue(claim?.owner), BulkValue(event.traceParent)]
+            [
+                BulkValue(event.id), BulkValue(event.appId), BulkValue(event.clientId), BulkValue(event.kind.rawValue),
+                BulkValue(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)),
+                BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claim?.until.ms), BulkValue(claim?.owner),
+                BulkValue(event.traceParent),
+            ]
         }
         return try await transaction { db in
             try await db.insert(into: "events", columns: Self.eventColumns, rows: rows, conflict: .ignore)
@@ -31,10 +35,13 @@ extension SQLStore: EventRepository {
             if let appId = events.first?.appId, !clientIds.isEmpty {
                 for chunk in clientIds.chunks(of: Self.rowChunk) {
                     for row in try await db.select().columns("id", "client_id", "body").from("events")
-                        .where("app_id", .equal, appId).where("client_id", .in, chunk).rows() {
-                        let clientId = try row.string("client_id"), id = try row.string("id")
+                        .where("app_id", .equal, appId).where("client_id", .in, chunk).rows()
+                    {
+                        let clientId = try row.string("client_id")
+                        let id = try row.string("id")
                         if let event = posted[clientId], event.id != id, let body = event.posted,
-                           (try? JSONValue(jsonText: try row.string("body"))) != body {
+                            (try? JSONValue(jsonText: try row.string("body"))) != body
+                        {
                             throw EventIdConflict(clientId: clientId, eventId: id)
                         }
                         byClientId[clientId] = id
@@ -55,14 +62,16 @@ extension SQLStore: EventRepository {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         // One statement, atomic by itself; the rows are parsed after the connection is free.
         let rows = try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE events SET status = 'fanning_out', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM events
                     WHERE status <> 'done' AND (status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms)))
                     ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING *
-                """).rows()
+                """
+            ).rows()
         }
         return try rows.map(Self.storedEvent).sorted { $0.event.receivedAt < $1.event.receivedAt }
     }
@@ -74,7 +83,9 @@ extension SQLStore: EventRepository {
             // taken over and moved on by another worker records nothing.
             var recorded = Set<String>()
             // Finished events, in one statement per (recipient count, starting cursor): mostly one.
-            let finished = Dictionary(grouping: steps.filter(\.done)) { StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor, reason: $0.reason) }
+            let finished = Dictionary(grouping: steps.filter(\.done)) {
+                StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor, reason: $0.reason)
+            }
             for (start, group) in finished {
                 for chunk in group.map(\.eventId).chunks(of: Self.rowChunk) {
                     let rows = try await db.update("events")
@@ -98,23 +109,40 @@ extension SQLStore: EventRepository {
                 for row in rows { recorded.insert(try row.string("id")) }
             }
             let kept = steps.filter { recorded.contains($0.eventId) }
-            try await db.insert(into: "deliveries", columns: Self.deliveryColumns, rows: kept.flatMap(\.deliveries).map(Self.deliveryRow),
-                                conflict: .ignore)
+            try await db.insert(
+                into: "deliveries",
+                columns: Self.deliveryColumns,
+                rows: kept.flatMap(\.deliveries).map(Self.deliveryRow),
+                conflict: .ignore
+            )
             var increments: [UnreadCount: Int] = [:]
             for step in kept {
                 for key in step.unreadIncrements { increments[UnreadCount(appId: step.appId, key: key), default: 0] += 1 }
             }
-            let counts = increments.map { [BulkValue($0.key.appId), BulkValue($0.key.key.uid), BulkValue($0.key.key.conversationId), BulkValue($0.value),
-                                           BulkValue(date.ms)] }
-            try await db.insert(into: "unread_counts", columns: Self.unreadColumns, rows: counts, conflict: .update(
-                keys: ["app_id", "uid", "conversation_id"], set: "count = unread_counts.count + excluded.count, updated_at = excluded.updated_at"))
+            let counts = increments.map {
+                [
+                    BulkValue($0.key.appId), BulkValue($0.key.key.uid), BulkValue($0.key.key.conversationId), BulkValue($0.value),
+                    BulkValue(date.ms),
+                ]
+            }
+            try await db.insert(
+                into: "unread_counts",
+                columns: Self.unreadColumns,
+                rows: counts,
+                conflict: .update(
+                    keys: ["app_id", "uid", "conversation_id"],
+                    set: "count = unread_counts.count + excluded.count, updated_at = excluded.updated_at"
+                )
+            )
             // Cached counts move with the committed ones (below, once the transaction is over).
             moved = increments.map { ($0.key.appId, $0.key.key, $0.value) } + kept.flatMap { step in step.unreadResets.map { (step.appId, $0, 0) } }
             for step in kept {
                 for key in step.unreadResets {
-                    try await db.raw("""
+                    try await db.raw(
+                        """
                         DELETE FROM unread_counts WHERE app_id = \(bind: step.appId) AND uid = \(bind: key.uid) AND conversation_id = \(bind: key.conversationId)
-                        """).perform()
+                        """
+                    ).perform()
                 }
             }
             return (recorded, moved)
@@ -183,14 +211,24 @@ extension SQLStore: EventRepository {
     }
 
     static func storedEvent(_ row: any SQLRow) throws -> StoredEvent {
-        let event = try ChatEvent.stored(id: try row.string("id"), appId: try row.string("app_id"), clientId: try row.optionalString("client_id"),
-                                         receivedAt: try row.date("received_at"), text: try row.string("body"),
-                                         traceParent: try row.optionalString("trace_parent")) {
+        let event = try ChatEvent.stored(
+            id: try row.string("id"),
+            appId: try row.string("app_id"),
+            clientId: try row.optionalString("client_id"),
+            receivedAt: try row.date("received_at"),
+            text: try row.string("body"),
+            traceParent: try row.optionalString("trace_parent")
+        ) {
             try StoredJSON.value(EventBody.self, from: $0)
         }
-        return StoredEvent(event: event, status: StoredEvent.Status(rawValue: try row.string("status")) ?? .pending,
-                           cursor: try row.optionalString("cursor"), recipients: try row.int("recipients"), finishedAt: try row.optionalDate("finished_at"),
-                           reason: try row.optionalString("reason").flatMap(NobodyReason.init(rawValue:)))
+        return StoredEvent(
+            event: event,
+            status: StoredEvent.Status(rawValue: try row.string("status")) ?? .pending,
+            cursor: try row.optionalString("cursor"),
+            recipients: try row.int("recipients"),
+            finishedAt: try row.optionalDate("finished_at"),
+            reason: try row.optionalString("reason").flatMap(NobodyReason.init(rawValue:))
+        )
     }
 }
 

@@ -9,10 +9,12 @@ extension SQLStore: FeedRepository {
 
     public func setupRecords(appId: String, kind: FeedSetupKind, after: String?, limit: Int) async throws -> [FeedSetupRecord] {
         try await lookup { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT * FROM feed_setup WHERE app_id = \(bind: appId) AND kind = \(bind: kind.rawValue) AND id > \(bind: after ?? "")
                 ORDER BY id LIMIT \(bind: limit)
-                """).rows().map(Self.setupRecord)
+                """
+            ).rows().map(Self.setupRecord)
         }
     }
 
@@ -27,17 +29,23 @@ extension SQLStore: FeedRepository {
         let body = try JSONValue.object(record.body).jsonText()
         try await write { db in
             if create {
-                let inserted = try await db.raw("""
-                    INSERT INTO feed_setup (app_id, kind, id, body, created_at, updated_at)
-                    VALUES (\(bind: appId), \(bind: record.kind.rawValue), \(bind: record.id), \(bind: body), \(bind: record.createdAt.ms), \(bind: record.updatedAt.ms))
-                    ON CONFLICT DO NOTHING RETURNING id
-                    """).firstRow() != nil
+                let inserted =
+                    try await db.raw(
+                        """
+                        INSERT INTO feed_setup (app_id, kind, id, body, created_at, updated_at)
+                        VALUES (\(bind: appId), \(bind: record.kind.rawValue), \(bind: record.id), \(bind: body), \(bind: record.createdAt.ms), \(bind: record.updatedAt.ms))
+                        ON CONFLICT DO NOTHING RETURNING id
+                        """
+                    ).firstRow() != nil
                 guard inserted else { throw HeraldError(.conflict, code: "already_exists", "\(record.kind.rawValue) '\(record.id)' already exists") }
             } else {
-                let updated = try await db.raw("""
-                    UPDATE feed_setup SET body = \(bind: body), updated_at = \(bind: record.updatedAt.ms)
-                    WHERE app_id = \(bind: appId) AND kind = \(bind: record.kind.rawValue) AND id = \(bind: record.id) RETURNING id
-                    """).firstRow() != nil
+                let updated =
+                    try await db.raw(
+                        """
+                        UPDATE feed_setup SET body = \(bind: body), updated_at = \(bind: record.updatedAt.ms)
+                        WHERE app_id = \(bind: appId) AND kind = \(bind: record.kind.rawValue) AND id = \(bind: record.id) RETURNING id
+                        """
+                    ).firstRow() != nil
                 guard updated else { throw HeraldError.notFound(record.kind.rawValue, record.id) }
             }
         }
@@ -45,16 +53,23 @@ extension SQLStore: FeedRepository {
 
     public func deleteSetupRecord(appId: String, kind: FeedSetupKind, id: String) async throws -> Bool {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM feed_setup WHERE app_id = \(bind: appId) AND kind = \(bind: kind.rawValue) AND id = \(bind: id) RETURNING id
-                """).firstRow() != nil
+                """
+            ).firstRow() != nil
         }
     }
 
     static func setupRecord(_ row: any SQLRow) throws -> FeedSetupRecord {
         guard let kind = FeedSetupKind(rawValue: try row.string("kind")) else { throw HeraldError(.internal, "unknown feed set-up kind") }
-        return FeedSetupRecord(kind: kind, id: try row.string("id"), body: try object(try row.string("body")) ?? [:],
-                               createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
+        return FeedSetupRecord(
+            kind: kind,
+            id: try row.string("id"),
+            body: try object(try row.string("body")) ?? [:],
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
+        )
     }
 
     // MARK: Items
@@ -68,10 +83,12 @@ extension SQLStore: FeedRepository {
     public func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Int {
         guard !items.isEmpty else { return 0 }
         let rows = try items.map { item in
-            [BulkValue(item.appId), BulkValue(item.uid), BulkValue(item.id), BulkValue(item.campaignId), BulkValue(item.channelId),
-             BulkValue(item.categoryId), BulkValue(item.category), BulkValue(try item.content.jsonText()),
-             BulkValue(try JSONValue.object(item.metadata).jsonText()), BulkValue(StoredJSON.text(strings: item.tags)), BulkValue(item.sender),
-             BulkValue(item.sentAt.ms), BulkValue(item.pushNotificationId), BulkValue(item.pushTitle), BulkValue(item.pushBody)]
+            [
+                BulkValue(item.appId), BulkValue(item.uid), BulkValue(item.id), BulkValue(item.campaignId), BulkValue(item.channelId),
+                BulkValue(item.categoryId), BulkValue(item.category), BulkValue(try item.content.jsonText()),
+                BulkValue(try JSONValue.object(item.metadata).jsonText()), BulkValue(StoredJSON.text(strings: item.tags)), BulkValue(item.sender),
+                BulkValue(item.sentAt.ms), BulkValue(item.pushNotificationId), BulkValue(item.pushTitle), BulkValue(item.pushBody),
+            ]
         }
         return try await transaction { db in
             // A (campaign, user) already served by a batch replayed after a crash is skipped.
@@ -111,7 +128,9 @@ extension SQLStore: FeedRepository {
         var sql: SQLQueryString = ""
         for (index, tag) in tags.enumerated() {
             let quoted = (try? JSONValue.string(tag).jsonText()) ?? "\"\(tag)\""
-            let pattern = "%" + quoted.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            let pattern =
+                "%"
+                + quoted.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             if index > 0 { sql += all ? " AND " : " OR " }
             sql += "tags LIKE \(bind: pattern) ESCAPE '\\'"
@@ -121,7 +140,9 @@ extension SQLStore: FeedRepository {
 
     public func feedItem(appId: String, uid: String, id: String) async throws -> FeedItem? {
         try await lookup { db in
-            try await db.raw("SELECT * FROM feed_items WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: id)").firstRow().map(Self.feedItem)
+            try await db.raw("SELECT * FROM feed_items WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: id)").firstRow().map(
+                Self.feedItem
+            )
         }
     }
 
@@ -150,20 +171,24 @@ extension SQLStore: FeedRepository {
         return try await write { db in
             // Reading an item also means it was delivered.
             let delivered = mark == .read ? ", delivered_at = COALESCE(delivered_at, \(date.ms))" : ""
-            return try await db.raw("""
+            return try await db.raw(
+                """
                 UPDATE feed_items SET \(unsafeRaw: column) = COALESCE(\(unsafeRaw: column), \(bind: date.ms))\(unsafeRaw: delivered)
                 WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND id = \(bind: id) RETURNING *
-                """).firstRow().map(Self.feedItem)
+                """
+            ).firstRow().map(Self.feedItem)
         }
     }
 
     public func engage(appId: String, uid: String, itemId: String, interaction: String, campaignId: String?, at date: Date) async throws -> Bool {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO feed_engagements (app_id, item_id, interaction, uid, campaign_id, created_at)
                 VALUES (\(bind: appId), \(bind: itemId), \(bind: interaction), \(bind: uid), \(bind: campaignId), \(bind: date.ms))
                 ON CONFLICT DO NOTHING RETURNING item_id
-                """).firstRow() != nil
+                """
+            ).firstRow() != nil
         }
     }
 
@@ -171,22 +196,36 @@ extension SQLStore: FeedRepository {
         // A click means the push arrived, whether or not the extension said so.
         let clickedSet = clicked ? ", push_clicked_at = COALESCE(push_clicked_at, \(date.ms))" : ""
         return try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE feed_items SET push_delivered_at = COALESCE(push_delivered_at, \(bind: date.ms))\(unsafeRaw: clickedSet)
                 WHERE push_id = \(bind: pushNotificationId) AND app_id = \(bind: appId) AND uid = \(bind: uid) RETURNING *
-                """).firstRow().map(Self.feedItem)
+                """
+            ).firstRow().map(Self.feedItem)
         }
     }
 
     static func feedItem(_ row: any SQLRow) throws -> FeedItem {
         FeedItem(
-            id: try row.string("id"), appId: try row.string("app_id"), uid: try row.string("uid"), campaignId: try row.optionalString("campaign_id"),
-            channelId: try row.optionalString("channel_id"), categoryId: try row.optionalString("category_id"), category: try row.optionalString("category"),
-            content: try JSONValue(jsonText: try row.string("content")), metadata: try object(try row.string("metadata")) ?? [:],
-            tags: try StoredJSON.strings(from: try row.string("tags")), sender: try row.string("sender"), sentAt: try row.date("sent_at"),
-            readAt: try row.optionalDate("read_at"), deliveredAt: try row.optionalDate("delivered_at"), pushNotificationId: try row.optionalString("push_id"),
-            pushTitle: try row.optionalString("push_title"), pushBody: try row.optionalString("push_body"),
-            pushDeliveredAt: try row.optionalDate("push_delivered_at"), pushClickedAt: try row.optionalDate("push_clicked_at")
+            id: try row.string("id"),
+            appId: try row.string("app_id"),
+            uid: try row.string("uid"),
+            campaignId: try row.optionalString("campaign_id"),
+            channelId: try row.optionalString("channel_id"),
+            categoryId: try row.optionalString("category_id"),
+            category: try row.optionalString("category"),
+            content: try JSONValue(jsonText: try row.string("content")),
+            metadata: try object(try row.string("metadata")) ?? [:],
+            tags: try StoredJSON.strings(from: try row.string("tags")),
+            sender: try row.string("sender"),
+            sentAt: try row.date("sent_at"),
+            readAt: try row.optionalDate("read_at"),
+            deliveredAt: try row.optionalDate("delivered_at"),
+            pushNotificationId: try row.optionalString("push_id"),
+            pushTitle: try row.optionalString("push_title"),
+            pushBody: try row.optionalString("push_body"),
+            pushDeliveredAt: try row.optionalDate("push_delivered_at"),
+            pushClickedAt: try row.optionalDate("push_clicked_at")
         )
     }
 }

@@ -11,14 +11,16 @@ extension SQLStore: GroupRepository {
     public func upsertGroup(appId: String, _ group: Group) async throws -> Group {
         let metadata = try group.metadata.map { try JSONValue.object($0).jsonText() }
         return try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO chat_groups (app_id, guid, name, icon, type, password_hash, metadata, owner, created_at, updated_at)
                 VALUES (\(bind: appId), \(bind: group.guid), \(bind: group.name), \(bind: group.icon), \(bind: group.type.rawValue),
                         \(bind: group.passwordHash), \(bind: metadata), \(bind: group.owner), \(bind: group.createdAt.ms), \(bind: group.updatedAt.ms))
                 ON CONFLICT (app_id, guid) DO UPDATE SET
                     name = excluded.name, icon = excluded.icon, type = excluded.type, password_hash = excluded.password_hash,
                     metadata = excluded.metadata, owner = excluded.owner, updated_at = excluded.updated_at
-                """).perform()
+                """
+            ).perform()
             guard let stored = try await Self.group(db, appId: appId, guid: group.guid) else {
                 throw HeraldError(.internal, "the group was not stored")
             }
@@ -32,7 +34,8 @@ extension SQLStore: GroupRepository {
 
     public func deleteGroup(appId: String, guid: String) async throws -> Bool {
         try await transaction { db in
-            let deleted = try await db.raw("DELETE FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid) RETURNING guid").firstRow() != nil
+            let deleted =
+                try await db.raw("DELETE FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid) RETURNING guid").firstRow() != nil
             if deleted {
                 try await db.raw("DELETE FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid)").perform()
             }
@@ -47,12 +50,16 @@ extension SQLStore: GroupRepository {
             while start < uids.count {
                 let chunk = Array(uids[start..<min(start + Self.memberChunk, uids.count)])
                 start += chunk.count
-                let users = Set(try await db.select().column("uid").from("users")
-                    .where("app_id", .equal, appId).where("uid", .in, chunk)
-                    .rows().map { try $0.string("uid") })
-                let members = Set(try await db.select().column("uid").from("group_members")
-                    .where("app_id", .equal, appId).where("guid", .equal, guid).where("uid", .in, chunk)
-                    .rows().map { try $0.string("uid") })
+                let users = Set(
+                    try await db.select().column("uid").from("users")
+                        .where("app_id", .equal, appId).where("uid", .in, chunk)
+                        .rows().map { try $0.string("uid") }
+                )
+                let members = Set(
+                    try await db.select().column("uid").from("group_members")
+                        .where("app_id", .equal, appId).where("guid", .equal, guid).where("uid", .in, chunk)
+                        .rows().map { try $0.string("uid") }
+                )
                 let known = chunk.filter { users.contains($0) }
                 result.notFound += chunk.filter { !users.contains($0) }
                 result.updated += members.count
@@ -70,9 +77,11 @@ extension SQLStore: GroupRepository {
 
     public func removeMember(appId: String, guid: String, uid: String) async throws -> Bool {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid) AND uid = \(bind: uid) RETURNING uid
-                """).firstRow() != nil
+                """
+            ).firstRow() != nil
         }
     }
 
@@ -95,13 +104,20 @@ extension SQLStore: GroupRepository {
         guard let row = try await db.raw("SELECT * FROM chat_groups WHERE app_id = \(bind: appId) AND guid = \(bind: guid)").firstRow() else {
             return nil
         }
-        let count = try await db.raw("SELECT COUNT(*) AS n FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid)")
+        let count =
+            try await db.raw("SELECT COUNT(*) AS n FROM group_members WHERE app_id = \(bind: appId) AND guid = \(bind: guid)")
             .firstRow()?.int("n") ?? 0
         return Group(
-            guid: try row.string("guid"), name: try row.string("name"), icon: try row.optionalString("icon"),
-            type: GroupType(rawValue: try row.string("type")) ?? .public, passwordHash: try row.optionalString("password_hash"),
-            metadata: try object(try row.optionalString("metadata")), membersCount: count, owner: try row.optionalString("owner"),
-            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+            guid: try row.string("guid"),
+            name: try row.string("name"),
+            icon: try row.optionalString("icon"),
+            type: GroupType(rawValue: try row.string("type")) ?? .public,
+            passwordHash: try row.optionalString("password_hash"),
+            metadata: try object(try row.optionalString("metadata")),
+            membersCount: count,
+            owner: try row.optionalString("owner"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
         )
     }
 }

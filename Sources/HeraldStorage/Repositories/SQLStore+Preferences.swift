@@ -8,9 +8,12 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func preferences(appId: String, uids: [String]) async throws -> [String: NotificationPreferences] {
         try await perUser(cache.preferences, appId: appId, uids: uids) { chunk in
             var found: [String: NotificationPreferences?] = [:]
-            try await lookup { db in
+            let rows = try await lookup { db in
                 try await db.select().columns("uid", "prefs").from("preferences").where("app_id", .equal, appId).where("uid", .in, chunk).rows()
-            }.forEach { row in found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs")) }
+            }
+            for row in rows {
+                found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs"))
+            }
             return found
         }.compactMapValues { $0 }
     }
@@ -18,10 +21,12 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func setPreferences(appId: String, uid: String, _ preferences: NotificationPreferences, at date: Date) async throws {
         let text = try StoredJSON.text(preferences)
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO preferences (app_id, uid, prefs, updated_at) VALUES (\(bind: appId), \(bind: uid), \(bind: text), \(bind: date.ms))
                 ON CONFLICT (app_id, uid) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
-                """).perform()
+                """
+            ).perform()
         }
         await changed(.users(appId: appId, uids: [uid]))
     }
@@ -33,11 +38,14 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func mutes(appId: String, uids: [String]) async throws -> [String: [ConversationMute]] {
         try await perUser(cache.mutes, appId: appId, uids: uids) { chunk in
             var found: [String: [ConversationMute]] = [:]
-            try await lookup { db in
+            let rows = try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "until").from("mutes")
                     .where("app_id", .equal, appId).where("uid", .in, chunk).orderBy("conversation_id").rows()
-            }.forEach { row in
-                found[try row.string("uid"), default: []].append(ConversationMute(conversationId: try row.string("conversation_id"), until: try row.optionalDate("until")))
+            }
+            for row in rows {
+                found[try row.string("uid"), default: []].append(
+                    ConversationMute(conversationId: try row.string("conversation_id"), until: try row.optionalDate("until"))
+                )
             }
             return found
         }.filter { !$0.value.isEmpty }
@@ -45,20 +53,24 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
 
     public func setMute(appId: String, uid: String, _ mute: ConversationMute, at date: Date) async throws {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO mutes (app_id, uid, conversation_id, until, created_at)
                 VALUES (\(bind: appId), \(bind: uid), \(bind: mute.conversationId), \(bind: mute.until?.ms), \(bind: date.ms))
                 ON CONFLICT (app_id, uid, conversation_id) DO UPDATE SET until = excluded.until
-                """).perform()
+                """
+            ).perform()
         }
         await changed(.users(appId: appId, uids: [uid]))
     }
 
     public func deleteMute(appId: String, uid: String, conversationId: String) async throws -> Bool {
         let deleted = try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM mutes WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND conversation_id = \(bind: conversationId) RETURNING uid
-                """).firstRow() != nil
+                """
+            ).firstRow() != nil
         }
         if deleted { await changed(.users(appId: appId, uids: [uid])) }
         return deleted
@@ -68,32 +80,38 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
 
     public func templates(appId: String) async throws -> [PushTemplate] {
         try await cached(cache.templates, [appId]) { _ in
-            [appId: try await lookup { db in
-                try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
-                    .rows().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
-            }]
+            [
+                appId: try await lookup { db in
+                    try await db.raw("SELECT template FROM push_templates WHERE app_id = \(bind: appId) ORDER BY event_type, receiver_type, locale")
+                        .rows().map { try StoredJSON.value(PushTemplate.self, from: try $0.string("template")) }
+                }
+            ]
         }[appId] ?? []
     }
 
     public func upsertTemplate(appId: String, _ template: PushTemplate) async throws {
         let text = try StoredJSON.text(template)
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO push_templates (app_id, event_type, receiver_type, locale, template, updated_at)
                 VALUES (\(bind: appId), \(bind: template.eventType.rawValue), \(bind: template.receiverType.rawValue), \(bind: template.locale), \(bind: text),
                         \(bind: (template.updatedAt ?? Date()).ms))
                 ON CONFLICT (app_id, event_type, receiver_type, locale) DO UPDATE SET template = excluded.template, updated_at = excluded.updated_at
-                """).perform()
+                """
+            ).perform()
         }
         await changed(.app(appId))
     }
 
     public func deleteTemplate(appId: String, eventType: EventKind, receiverType: ReceiverType, locale: String) async throws -> Bool {
         let deleted = try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM push_templates WHERE app_id = \(bind: appId) AND event_type = \(bind: eventType.rawValue)
                   AND receiver_type = \(bind: receiverType.rawValue) AND locale = \(bind: locale) RETURNING locale
-                """).firstRow() != nil
+                """
+            ).firstRow() != nil
         }
         if deleted { await changed(.app(appId)) }
         return deleted
@@ -104,10 +122,13 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
     public func unreadCounts(appId: String, uids: [String]) async throws -> [String: [String: Int]] {
         try await perUser(cache.unread, appId: appId, uids: uids) { chunk in
             var found: [String: [String: Int]] = [:]
-            try await lookup { db in
+            let rows = try await lookup { db in
                 try await db.select().columns("uid", "conversation_id", "count").from("unread_counts")
                     .where("app_id", .equal, appId).where("uid", .in, chunk).where("count", .greaterThan, 0).rows()
-            }.forEach { row in found[try row.string("uid"), default: [:]][try row.string("conversation_id")] = try row.int("count") }
+            }
+            for row in rows {
+                found[try row.string("uid"), default: [:]][try row.string("conversation_id")] = try row.int("count")
+            }
             return found
         }.filter { !$0.value.isEmpty }
     }
@@ -118,9 +139,10 @@ extension SQLStore: RecipientDirectory {
     public func users(appId: String, uids: [String]) async throws -> [String: User] {
         try await perUser(cache.users, appId: appId, uids: uids) { chunk in
             var found: [String: User?] = [:]
-            try await lookup { db in
+            let rows = try await lookup { db in
                 try await db.select().column("*").from("users").where("app_id", .equal, appId).where("uid", .in, chunk).rows()
-            }.forEach { row in
+            }
+            for row in rows {
                 let user = try Self.user(row)
                 found[user.uid] = user
             }

@@ -6,31 +6,37 @@ import SQLKit
 extension SQLStore: PresenceStore {
     public func heartbeat(instance: String, at date: Date) async throws {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO herald_instances (instance_id, started_at, heartbeat_at) VALUES (\(bind: instance), \(bind: date.ms), \(bind: date.ms))
                 ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
-                """).perform()
+                """
+            ).perform()
         }
     }
 
     public func markOnline(_ record: PresenceRecord) async throws {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO presence (session_id, instance_id, app_id, uid, since, offline_at)
                 VALUES (\(bind: record.sessionId), \(bind: record.instance), \(bind: record.appId), \(bind: record.uid), \(bind: record.since.ms), NULL)
                 ON CONFLICT (session_id, instance_id) DO UPDATE SET
                     offline_at = NULL,
                     since = CASE WHEN presence.offline_at IS NULL THEN presence.since ELSE excluded.since END
-                """).perform()
+                """
+            ).perform()
         }
     }
 
     public func markOffline(appId: String, sessionId: String, instance: String, at date: Date) async throws {
         try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE presence SET offline_at = \(bind: date.ms)
                 WHERE session_id = \(bind: sessionId) AND instance_id = \(bind: instance) AND app_id = \(bind: appId)
-                """).perform()
+                """
+            ).perform()
         }
     }
 
@@ -51,15 +57,24 @@ extension SQLStore: PresenceStore {
             records += try await lookup { db in
                 try await db.select().column(SQLColumn(SQLLiteral.all, table: SQLIdentifier("p")))
                     .from(SQLAlias(SQLIdentifier("presence"), as: SQLIdentifier("p")))
-                    .join(SQLAlias(SQLIdentifier("herald_instances"), as: SQLIdentifier("i")), on: SQLColumn("instance_id", table: "i"), .equal, SQLColumn("instance_id", table: "p"))
+                    .join(
+                        SQLAlias(SQLIdentifier("herald_instances"), as: SQLIdentifier("i")),
+                        on: SQLColumn("instance_id", table: "i"),
+                        .equal,
+                        SQLColumn("instance_id", table: "p")
+                    )
                     .where(SQLColumn("app_id", table: "p"), .equal, SQLBind(appId))
                     .where(SQLColumn(column, table: "p"), .in, SQLBind.group(chunk))
                     .where(SQLColumn("heartbeat_at", table: "i"), .greaterThanOrEqual, SQLBind(liveSince.ms))
                     .rows()
                     .map { row in
                         PresenceRecord(
-                            appId: try row.string("app_id"), uid: try row.string("uid"), sessionId: try row.string("session_id"),
-                            instance: try row.string("instance_id"), since: try row.date("since"), offlineAt: try row.optionalDate("offline_at")
+                            appId: try row.string("app_id"),
+                            uid: try row.string("uid"),
+                            sessionId: try row.string("session_id"),
+                            instance: try row.string("instance_id"),
+                            since: try row.date("since"),
+                            offlineAt: try row.optionalDate("offline_at")
                         )
                     }
             }
@@ -70,9 +85,11 @@ extension SQLStore: PresenceStore {
     public func purgePresence(offlineBefore: Date, deadBefore: Date) async throws {
         try await transaction { db in
             try await db.raw("DELETE FROM presence WHERE offline_at IS NOT NULL AND offline_at < \(bind: offlineBefore.ms)").perform()
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM presence WHERE instance_id IN (SELECT instance_id FROM herald_instances WHERE heartbeat_at < \(bind: deadBefore.ms))
-                """).perform()
+                """
+            ).perform()
             try await db.raw("DELETE FROM herald_instances WHERE heartbeat_at < \(bind: deadBefore.ms)").perform()
             try await db.raw("DELETE FROM realtime_payloads WHERE created_at < \(bind: deadBefore.ms)").perform()
         }

@@ -9,15 +9,22 @@ extension SQLStore: PushTokenRepository {
         let registration = try await transaction { db in
             // Registrations of one user are serialised on the user's row, so the cap holds under
             // concurrent registrations (SQLite's transactions are serial already).
-            guard try await db.raw("""
-                SELECT uid FROM users WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)\(unsafeRaw: lock)
-                """).firstRow() != nil else { throw HeraldError.notFound("user", token.uid) }
+            guard
+                try await db.raw(
+                    """
+                    SELECT uid FROM users WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)\(unsafeRaw: lock)
+                    """
+                ).firstRow() != nil
+            else { throw HeraldError.notFound("user", token.uid) }
 
-            let previousOwner = try await db.raw("""
+            let previousOwner = try await db.raw(
+                """
                 SELECT uid FROM push_tokens WHERE app_id = \(bind: token.appId) AND push_token = \(bind: token.token)\(unsafeRaw: lock)
-                """).firstRow()?.string("uid")
+                """
+            ).firstRow()?.string("uid")
 
-            let row = try await db.raw("""
+            let row = try await db.raw(
+                """
                 INSERT INTO push_tokens (app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at)
                 VALUES (\(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
                         \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms))
@@ -25,26 +32,31 @@ extension SQLStore: PushTokenRepository {
                     uid = excluded.uid, session_id = excluded.session_id, provider_id = excluded.provider_id,
                     platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at
                 RETURNING *
-                """).firstRow()
+                """
+            ).firstRow()
             guard let row else { throw HeraldError(.internal, "the token was not stored") }
             let stored = try Self.token(row)
 
             var removed: [String] = []
             if unique {
-                removed += try await db.raw("""
+                removed += try await db.raw(
+                    """
                     DELETE FROM push_tokens
                     WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid) AND token_kind = \(bind: token.kind.rawValue)
                       AND push_token <> \(bind: token.token)
                     RETURNING push_token
-                    """).rows().map { try $0.string("push_token") }
+                    """
+                ).rows().map { try $0.string("push_token") }
             }
             // The least recently registered beyond the cap go.
-            removed += try await db.raw("""
+            removed += try await db.raw(
+                """
                 DELETE FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid) AND push_token NOT IN (
                     SELECT push_token FROM push_tokens WHERE app_id = \(bind: token.appId) AND uid = \(bind: token.uid)
                     ORDER BY last_seen_at DESC, push_token DESC LIMIT \(bind: maxPerUser))
                 RETURNING push_token
-                """).rows().map { try $0.string("push_token") }
+                """
+            ).rows().map { try $0.string("push_token") }
             let moved = previousOwner.flatMap { $0 == token.uid ? nil : $0 }
             return TokenRegistration(token: stored, movedFromUid: moved, removedTokens: removed)
         }
@@ -64,17 +76,21 @@ extension SQLStore: PushTokenRepository {
 
     public func tokens(appId: String, sessionId: String) async throws -> [PushToken] {
         try await lookup { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) ORDER BY last_seen_at DESC, push_token DESC
-                """).rows().map(Self.token)
+                """
+            ).rows().map(Self.token)
         }
     }
 
     public func deleteToken(appId: String, uid: String, token: String) async throws -> Bool {
         let deleted = try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND push_token = \(bind: token) RETURNING push_token
-                """).firstRow() != nil
+                """
+            ).firstRow() != nil
         }
         if deleted { await changed(.users(appId: appId, uids: [uid])) }
         return deleted
@@ -82,9 +98,11 @@ extension SQLStore: PushTokenRepository {
 
     public func deleteTokens(appId: String, sessionId: String) async throws -> Int {
         let owners = try await write { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) RETURNING uid
-                """).rows().map { try $0.string("uid") }
+                """
+            ).rows().map { try $0.string("uid") }
         }
         if !owners.isEmpty { await changed(.users(appId: appId, uids: Array(Set(owners)))) }
         return owners.count
@@ -92,17 +110,23 @@ extension SQLStore: PushTokenRepository {
 
     public func prune(appId: String, token: String, reason: String, hint: String?, invalidSince: Date?, at date: Date) async throws -> Bool {
         let owner = try await transaction { db -> String? in
-            guard let row = try await db.raw("""
-                DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND push_token = \(bind: token) RETURNING *
-                """).firstRow() else { return nil }
+            guard
+                let row = try await db.raw(
+                    """
+                    DELETE FROM push_tokens WHERE app_id = \(bind: appId) AND push_token = \(bind: token) RETURNING *
+                    """
+                ).firstRow()
+            else { return nil }
             let removed = try Self.token(row)
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO pruned_tokens (app_id, push_token, uid, session_id, provider_id, platform, created_at, last_seen_at,
                                            reason, hint, invalid_since, pruned_at)
                 VALUES (\(bind: appId), \(bind: token), \(bind: removed.uid), \(bind: removed.sessionId), \(bind: removed.providerId),
                         \(bind: removed.platform.rawValue), \(bind: removed.createdAt.ms), \(bind: removed.lastSeenAt.ms),
                         \(bind: reason), \(bind: hint), \(bind: invalidSince?.ms), \(bind: date.ms))
-                """).perform()
+                """
+            ).perform()
             return removed.uid
         }
         guard let owner else { return false }
@@ -116,8 +140,11 @@ extension SQLStore: PushTokenRepository {
             if let uid { query = query.where("uid", .equal, uid) }
             return try await query.orderBy("pruned_at", .descending).limit(limit).rows().map { row in
                 PrunedToken(
-                    token: try Self.token(row), reason: try row.string("reason"), hint: try row.optionalString("hint"),
-                    invalidSince: try row.optionalDate("invalid_since"), prunedAt: try row.date("pruned_at")
+                    token: try Self.token(row),
+                    reason: try row.string("reason"),
+                    hint: try row.optionalString("hint"),
+                    invalidSince: try row.optionalDate("invalid_since"),
+                    prunedAt: try row.date("pruned_at")
                 )
             }
         }
@@ -129,9 +156,14 @@ extension SQLStore: PushTokenRepository {
             throw HeraldError(.internal, "stored token has unknown platform \(platformText)")
         }
         return PushToken(
-            appId: try row.string("app_id"), uid: try row.string("uid"), sessionId: try row.string("session_id"),
-            providerId: try row.string("provider_id"), platform: platform, token: try row.string("push_token"),
-            createdAt: try row.date("created_at"), lastSeenAt: try row.date("last_seen_at")
+            appId: try row.string("app_id"),
+            uid: try row.string("uid"),
+            sessionId: try row.string("session_id"),
+            providerId: try row.string("provider_id"),
+            platform: platform,
+            token: try row.string("push_token"),
+            createdAt: try row.date("created_at"),
+            lastSeenAt: try row.date("last_seen_at")
         )
     }
 }

@@ -8,7 +8,8 @@ extension SQLStore: UserRepository {
         let metadata = try user.metadata.map { try JSONValue.object($0).jsonText() }
         let tags = StoredJSON.text(strings: user.tags)
         let stored = try await write { db in
-            let row = try await db.raw("""
+            let row = try await db.raw(
+                """
                 INSERT INTO users (app_id, uid, name, avatar, metadata, tags, locale, time_zone, created_at, updated_at)
                 VALUES (\(bind: appId), \(bind: user.uid), \(bind: user.name), \(bind: user.avatar), \(bind: metadata),
                         \(bind: tags), \(bind: user.locale), \(bind: user.timeZone), \(bind: user.createdAt.ms), \(bind: user.updatedAt.ms))
@@ -16,7 +17,8 @@ extension SQLStore: UserRepository {
                     name = excluded.name, avatar = excluded.avatar, metadata = excluded.metadata, tags = excluded.tags,
                     locale = excluded.locale, time_zone = excluded.time_zone, updated_at = excluded.updated_at
                 RETURNING *
-                """).firstRow()
+                """
+            ).firstRow()
             guard let row else { throw HeraldError(.internal, "the user was not stored") }
             return try Self.user(row)
         }
@@ -26,13 +28,26 @@ extension SQLStore: UserRepository {
 
     public func upsertUsers(appId: String, _ users: [User]) async throws {
         let rows = try users.map { user in
-            [SQLBind(appId), SQLBind(user.uid), SQLBind(user.name), SQLBind(user.avatar),
-             SQLBind(try user.metadata.map { try JSONValue.object($0).jsonText() }), SQLBind(StoredJSON.text(strings: user.tags)),
-             SQLBind(user.locale), SQLBind(user.timeZone), SQLBind(user.createdAt.ms), SQLBind(user.updatedAt.ms)]
+            [
+                SQLBind(appId), SQLBind(user.uid), SQLBind(user.name), SQLBind(user.avatar),
+                SQLBind(try user.metadata.map { try JSONValue.object($0).jsonText() }), SQLBind(StoredJSON.text(strings: user.tags)),
+                SQLBind(user.locale), SQLBind(user.timeZone), SQLBind(user.createdAt.ms), SQLBind(user.updatedAt.ms),
+            ]
         }
         try await transaction { db in
             for chunk in rows.chunks(of: Self.rowChunk) {
-                var insert = db.insert(into: "users").columns("app_id", "uid", "name", "avatar", "metadata", "tags", "locale", "time_zone", "created_at", "updated_at")
+                var insert = db.insert(into: "users").columns(
+                    "app_id",
+                    "uid",
+                    "name",
+                    "avatar",
+                    "metadata",
+                    "tags",
+                    "locale",
+                    "time_zone",
+                    "created_at",
+                    "updated_at"
+                )
                 for row in chunk { insert = insert.values(row) }
                 try await insert.onConflict(with: ["app_id", "uid"]) { conflict in
                     conflict.set(excludedValueOf: "name").set(excludedValueOf: "avatar").set(excludedValueOf: "metadata").set(excludedValueOf: "tags")
@@ -65,21 +80,27 @@ extension SQLStore: UserRepository {
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
         let pattern = "%" + escaped + "%"
         return try await lookup { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT * FROM users WHERE app_id = \(bind: appId)
                   AND (LOWER(uid) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(name) LIKE \(bind: pattern) ESCAPE '\\')
                 ORDER BY uid LIMIT \(bind: limit)
-                """).rows().map(Self.user)
+                """
+            ).rows().map(Self.user)
         }
     }
 
     static func user(_ row: any SQLRow) throws -> User {
         User(
-            uid: try row.string("uid"), name: try row.string("name"), avatar: try row.optionalString("avatar"),
+            uid: try row.string("uid"),
+            name: try row.string("name"),
+            avatar: try row.optionalString("avatar"),
             metadata: try object(try row.optionalString("metadata")),
             tags: try StoredJSON.strings(from: try row.string("tags")),
-            locale: try row.optionalString("locale"), timeZone: try row.optionalString("time_zone"),
-            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+            locale: try row.optionalString("locale"),
+            timeZone: try row.optionalString("time_zone"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
         )
     }
 

@@ -56,7 +56,10 @@ enum SQLiteStatements {
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else { try check(code, sql, db); return }
+            guard code == SQLITE_ROW else {
+                try check(code, sql, db)
+                return
+            }
             if columns == nil { columns = SQLiteColumns(names: statement.columnNames) }
             var values: [DatabaseValue] = []
             values.reserveCapacity(Int(width))

@@ -1,6 +1,6 @@
 import Foundation
-import HeraldModels
 import HTTPTypes
+import HeraldModels
 import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
@@ -32,40 +32,47 @@ public final class RealtimeTestClient: Sendable {
         } else {
             configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         }
-        let logger = { var logger = Logger(label: "herald.test.ws"); logger.logLevel = .critical; return logger }()
+        let logger = {
+            var logger = Logger(label: "herald.test.ws")
+            logger.logLevel = .critical
+            return logger
+        }()
         let inbox = client.inbox
-        let frozen = configuration, address = url
-        client.task.withLockedValue { $0 = Task {
-            do {
-                let close = try await WebSocketClient.connect(url: address, configuration: frozen, logger: logger) { inbound, outbound, _ in
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for try await message in inbound.messages(maxSize: 1 << 20) {
-                                guard case .text(let text) = message else { continue }
-                                if let envelope = try? JSONDecoder().decode(RealtimeEnvelope.self, from: Data(text.utf8)) {
-                                    inbox.withLockedValue { $0.envelopes.append(envelope) }
+        let frozen = configuration
+        let address = url
+        client.task.withLockedValue {
+            $0 = Task {
+                do {
+                    let close = try await WebSocketClient.connect(url: address, configuration: frozen, logger: logger) { inbound, outbound, _ in
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                for try await message in inbound.messages(maxSize: 1 << 20) {
+                                    guard case .text(let text) = message else { continue }
+                                    if let envelope = try? JSONDecoder().decode(RealtimeEnvelope.self, from: Data(text.utf8)) {
+                                        inbox.withLockedValue { $0.envelopes.append(envelope) }
+                                    }
                                 }
                             }
+                            group.addTask {
+                                for await text in stream { try await outbound.write(.text(text)) }
+                                try await outbound.close(.normalClosure, reason: "bye")
+                            }
+                            _ = try await group.next()
+                            group.cancelAll()
                         }
-                        group.addTask {
-                            for await text in stream { try await outbound.write(.text(text)) }
-                            try await outbound.close(.normalClosure, reason: "bye")
-                        }
-                        _ = try await group.next()
-                        group.cancelAll()
+                    }
+                    inbox.withLockedValue {
+                        $0.closed = true
+                        if let code = close?.closeCode { $0.closeCode = Self.number(code) }
+                    }
+                } catch {
+                    inbox.withLockedValue {
+                        $0.closed = true
+                        $0.error = "\(error)"
                     }
                 }
-                inbox.withLockedValue {
-                    $0.closed = true
-                    if let code = close?.closeCode { $0.closeCode = Self.number(code) }
-                }
-            } catch {
-                inbox.withLockedValue {
-                    $0.closed = true
-                    $0.error = "\(error)"
-                }
             }
-        } }
+        }
         guard case .hello = try await client.next(timeout: .seconds(10)) else {
             client.close()
             throw TestFailure("no hello from the server: \(client.inbox.withLockedValue { $0.error ?? "closed" })")

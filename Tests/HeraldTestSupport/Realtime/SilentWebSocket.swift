@@ -17,7 +17,8 @@ public final class SilentWebSocket: Sendable {
             }
             .connect(host: "127.0.0.1", port: port).get()
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let request = "GET /v1/me/ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET /v1/me/ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
         try await channel.writeAndFlush(ByteBuffer(string: request))
         let socket = SilentWebSocket(channel: channel, state: state)

@@ -64,8 +64,14 @@ public final class APNsStandIn: Sendable {
     /// - Parameters:
     ///   - recordRequests: keep every request for inspection (off for load benchmarks).
     ///   - lean: serve HTTP/2 with the lean frame handler (load benchmarks); the same checks and answers.
-    public static func start(bundleId: String = "com.acme.app", teamId: String = "DEF123GHIJ", requireClientCertificate: Bool = false,
-                             clientTrustRoot: NIOSSLCertificate? = nil, recordRequests: Bool = true, lean: Bool = false) async throws -> APNsStandIn {
+    public static func start(
+        bundleId: String = "com.acme.app",
+        teamId: String = "DEF123GHIJ",
+        requireClientCertificate: Bool = false,
+        clientTrustRoot: NIOSSLCertificate? = nil,
+        recordRequests: Bool = true,
+        lean: Bool = false
+    ) async throws -> APNsStandIn {
         let state = NIOLockedValueBox(State())
         state.withLockedValue {
             $0.bundleId = bundleId
@@ -73,7 +79,8 @@ public final class APNsStandIn: Sendable {
             $0.requireClientCertificate = requireClientCertificate
             $0.recordRequests = recordRequests
         }
-        let server = try await HTTP2TestServer.start(requireClientCertificate: requireClientCertificate ? clientTrustRoot : nil, lean: lean) { request in
+        let server = try await HTTP2TestServer.start(requireClientCertificate: requireClientCertificate ? clientTrustRoot : nil, lean: lean) {
+            request in
             state.withLockedValue { state in Self.answer(request, state: &state) }
         }
         return APNsStandIn(server: server, state: state)
@@ -88,7 +95,10 @@ public final class APNsStandIn: Sendable {
 
     /// Accept provider tokens signed by this key.
     public func trust(keyId: String, publicKey: P256.Signing.PublicKey) {
-        state.withLockedValue { $0.keys[keyId] = publicKey; $0.verifiedTokens = [:] }
+        state.withLockedValue {
+            $0.keys[keyId] = publicKey
+            $0.verifiedTokens = [:]
+        }
     }
 
     public func script(deviceToken: String, _ answer: Scripted) {
@@ -112,7 +122,10 @@ public final class APNsStandIn: Sendable {
     }
 
     public func goAway(afterStreams count: Int?) {
-        state.withLockedValue { $0.goAwayAfterStreams = count; $0.streams = 0 }
+        state.withLockedValue {
+            $0.goAwayAfterStreams = count
+            $0.streams = 0
+        }
     }
 
     public var received: [Received] { state.withLockedValue { $0.received } }
@@ -124,7 +137,12 @@ public final class APNsStandIn: Sendable {
     }
 
     static func answer(_ request: StandInRequest, state: inout State) -> StandInResponse {
-        let received = Received(path: request.path, headers: request.headers, body: request.body, clientCertificateSubject: request.clientCertificateSubject)
+        let received = Received(
+            path: request.path,
+            headers: request.headers,
+            body: request.body,
+            clientCertificateSubject: request.clientCertificateSubject
+        )
         if state.recordRequests { state.received.append(received) }
         state.observer?(received)
         var goAway = false
@@ -139,15 +157,24 @@ public final class APNsStandIn: Sendable {
         let deviceToken = String(request.path.dropFirst("/3/device/".count))
         let fault = state.faults?.decide(key: deviceToken)
         if let fault, let status = fault.refusal {
-            var refused = StandInResponse(status: status, headers: ["apns-id": apnsId, "retry-after": String(fault.retryAfterSeconds)],
-                                          json: status == 503 ? #"{"reason":"ServiceUnavailable"}"# : #"{"reason":"TooManyRequests"}"#,
-                                          goAway: fault.goAway, delay: fault.delay)
+            var refused = StandInResponse(
+                status: status,
+                headers: ["apns-id": apnsId, "retry-after": String(fault.retryAfterSeconds)],
+                json: status == 503 ? #"{"reason":"ServiceUnavailable"}"# : #"{"reason":"TooManyRequests"}"#,
+                goAway: fault.goAway,
+                delay: fault.delay
+            )
             refused.gracefully = true
             return refused
         }
         guard let verdict = check(received, state: &state, certificatePresented: request.clientCertificateSubject != nil) else {
             state.faults?.accepted(key: deviceToken)
-            var answer = StandInResponse(status: 200, headers: ["apns-id": apnsId], goAway: goAway || fault?.goAway == true, delay: fault?.delay ?? state.delay)
+            var answer = StandInResponse(
+                status: 200,
+                headers: ["apns-id": apnsId],
+                goAway: goAway || fault?.goAway == true,
+                delay: fault?.delay ?? state.delay
+            )
             answer.gracefully = fault?.goAway == true
             return answer
         }
@@ -156,8 +183,10 @@ public final class APNsStandIn: Sendable {
         return StandInResponse(status: verdict.status, headers: ["apns-id": apnsId], json: json + "}", goAway: goAway)
     }
 
-    static let topicSuffixes = ["alert": "", "background": "", "voip": ".voip", "liveactivity": ".push-type.liveactivity", "location": ".location-query",
-                                "complication": ".complication", "fileprovider": ".pushkit.fileprovider", "widgets": ".push-type.widgets"]
+    static let topicSuffixes = [
+        "alert": "", "background": "", "voip": ".voip", "liveactivity": ".push-type.liveactivity", "location": ".location-query",
+        "complication": ".complication", "fileprovider": ".pushkit.fileprovider", "widgets": ".push-type.widgets",
+    ]
 
     /// Apple's checks, in Apple's order of precedence as far as it is known.
     static func check(_ request: Received, state: inout State, certificatePresented: Bool) -> Scripted? {
@@ -166,7 +195,9 @@ public final class APNsStandIn: Sendable {
         guard request.path.hasPrefix("/3/device/") else { return .init(status: 404, reason: "BadPath") }
         let token = String(request.path.dropFirst("/3/device/".count))
         guard !token.isEmpty else { return .init(status: 400, reason: "MissingDeviceToken") }
-        guard token.utf8.count % 2 == 0, token.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) else { return .init(status: 400, reason: "BadDeviceToken") }
+        guard token.utf8.count % 2 == 0, token.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) else {
+            return .init(status: 400, reason: "BadDeviceToken")
+        }
         if state.requireClientCertificate {
             guard certificatePresented else { return .init(status: 403, reason: "BadCertificate") }
         } else {
@@ -176,7 +207,9 @@ public final class APNsStandIn: Sendable {
         guard let topic = h["apns-topic"] else { return .init(status: 400, reason: "MissingTopic") }
         let pushType = h["apns-push-type"] ?? "alert"
         guard let suffix = topicSuffixes[pushType] else { return .init(status: 400, reason: "InvalidPushType") }
-        guard topic == state.bundleId + suffix else { return .init(status: 400, reason: topic.hasPrefix(state.bundleId) ? "InvalidPushType" : "TopicDisallowed") }
+        guard topic == state.bundleId + suffix else {
+            return .init(status: 400, reason: topic.hasPrefix(state.bundleId) ? "InvalidPushType" : "TopicDisallowed")
+        }
         if let priority = h["apns-priority"] {
             guard ["1", "5", "10"].contains(priority) else { return .init(status: 400, reason: "BadPriority") }
             if pushType == "background" && priority == "10" { return .init(status: 400, reason: "BadPriority") }
@@ -201,7 +234,8 @@ public final class APNsStandIn: Sendable {
             guard claims["iss"].string == state.teamId, let iat = claims["iat"].int else { return invalid }
             // A JWS ES256 signature is r‖s, 64 bytes; a DER signature is a client bug Apple rejects.
             guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-                  key.isValidSignature(ecdsa, for: signedInput) else { return invalid }
+                key.isValidSignature(ecdsa, for: signedInput)
+            else { return invalid }
             issued = Date(timeIntervalSince1970: TimeInterval(iat))
             state.verifiedTokens[authorization] = issued
         }

@@ -1,10 +1,10 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import HeraldCore
 import HeraldModels
 import NIOConcurrencyHelpers
 import NIOSSL
+import _CryptoExtras
 
 /// A local FCM HTTP v1: the OAuth token endpoint (`POST /token`, verifies the RS256 assertion of
 /// a known service account) and `POST /v1/projects/{id}/messages:send` (checks the bearer token
@@ -25,16 +25,21 @@ public final class FCMStandIn: Sendable {
             self.retryAfter = retryAfter
         }
 
-        public static let unregistered = Scripted(status: 404, canonical: "NOT_FOUND", fcmError: "UNREGISTERED", message: "Requested entity was not found.")
+        public static let unregistered = Scripted(
+            status: 404,
+            canonical: "NOT_FOUND",
+            fcmError: "UNREGISTERED",
+            message: "Requested entity was not found."
+        )
     }
 
     struct State {
-        var accounts: [String: _RSA.Signing.PublicKey] = [:]   // client_email → key
+        var accounts: [String: _RSA.Signing.PublicKey] = [:]  // client_email → key
         var projectId = "acme-chat-app"
-        var issued: [String: Date] = [:]                       // access token → expiry
+        var issued: [String: Date] = [:]  // access token → expiry
         var tokenRequests = 0
         var scripted: [String: Scripted] = [:]
-        var messages: [Data] = []                              // accepted `message` objects, as JSON
+        var messages: [Data] = []  // accepted `message` objects, as JSON
         var revokeAllTokens = false
         var recordMessages = true
         /// Refusals, GOAWAYs and latency injected into the answers (the fault suite).
@@ -55,8 +60,12 @@ public final class FCMStandIn: Sendable {
     ///   - recordMessages: keep every accepted message for inspection (off for load benchmarks).
     ///   - lean: serve HTTP/2 with the lean frame handler (load benchmarks); the same checks and answers.
     ///   - http1Only: speak HTTP/1.1 only (as some FCM-compatible servers do).
-    public static func start(projectId: String = "acme-chat-app", recordMessages: Bool = true, lean: Bool = false,
-                             http1Only: Bool = false) async throws -> FCMStandIn {
+    public static func start(
+        projectId: String = "acme-chat-app",
+        recordMessages: Bool = true,
+        lean: Bool = false,
+        http1Only: Bool = false
+    ) async throws -> FCMStandIn {
         let state = NIOLockedValueBox(State())
         state.withLockedValue {
             $0.projectId = projectId
@@ -119,11 +128,16 @@ public final class FCMStandIn: Sendable {
         guard request.method == "POST", request.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true else {
             return oauthError("invalid_request", "Bad Request")
         }
-        let form = Dictionary(String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]).removingPercentEncoding ?? "", parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : "")
-        }, uniquingKeysWith: { $1 })
-        guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else { return oauthError("unsupported_grant_type", "Invalid grant_type: \(form["grant_type"] ?? "")") }
+        let form = Dictionary(
+            String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]).removingPercentEncoding ?? "", parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : "")
+            },
+            uniquingKeysWith: { $1 }
+        )
+        guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+            return oauthError("unsupported_grant_type", "Invalid grant_type: \(form["grant_type"] ?? "")")
+        }
         guard let assertion = form["assertion"], let (header, claims, signature, signedInput) = JWTParts.split(Substring(assertion)) else {
             return oauthError("invalid_request", "Invalid JWT")
         }
@@ -134,12 +148,17 @@ public final class FCMStandIn: Sendable {
             return oauthError("invalid_grant", "Invalid JWT Signature.")
         }
         let scopes = (claims["scope"].string ?? "").split(separator: " ")
-        guard scopes.contains("https://www.googleapis.com/auth/firebase.messaging") || scopes.contains("https://www.googleapis.com/auth/cloud-platform") else {
+        guard
+            scopes.contains("https://www.googleapis.com/auth/firebase.messaging") || scopes.contains("https://www.googleapis.com/auth/cloud-platform")
+        else {
             return oauthError("invalid_scope", "Invalid OAuth scope or ID token audience provided.")
         }
         let now = Int(Date().timeIntervalSince1970)
         guard let iat = claims["iat"].int, let exp = claims["exp"].int, exp > iat, exp - iat <= 3600, abs(iat - now) < 300, exp > now else {
-            return oauthError("invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.")
+            return oauthError(
+                "invalid_grant",
+                "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+            )
         }
         guard let aud = claims["aud"].string, aud.hasSuffix("/token") else { return oauthError("invalid_grant", "Invalid JWT audience.") }
         let token = "ya29.standin-" + UUID().uuidString
@@ -152,8 +171,11 @@ public final class FCMStandIn: Sendable {
         if let fcmError {
             details = #"[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"\#(fcmError)"}]"#
         }
-        return StandInResponse(status: code, headers: retryAfter.map { ["retry-after": $0] } ?? [:],
-                               json: #"{"error":{"code":\#(code),"message":"\#(message)","status":"\#(canonical)","details":\#(details)}}"#)
+        return StandInResponse(
+            status: code,
+            headers: retryAfter.map { ["retry-after": $0] } ?? [:],
+            json: #"{"error":{"code":\#(code),"message":"\#(message)","status":"\#(canonical)","details":\#(details)}}"#
+        )
     }
 
     static func send(_ request: StandInRequest, _ state: inout State) -> StandInResponse {
@@ -161,8 +183,13 @@ public final class FCMStandIn: Sendable {
             return status(404, "NOT_FOUND", "Requested entity was not found.")
         }
         guard let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer "),
-              let expiry = state.issued[String(authorization.dropFirst("Bearer ".count))], expiry > Date() else {
-            return status(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
+            let expiry = state.issued[String(authorization.dropFirst("Bearer ".count))], expiry > Date()
+        else {
+            return status(
+                401,
+                "UNAUTHENTICATED",
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."
+            )
         }
         guard let message = JSONValue.parsing(request.body)["message"].object else {
             return status(400, "INVALID_ARGUMENT", "Invalid JSON payload received.")
@@ -174,7 +201,12 @@ public final class FCMStandIn: Sendable {
         if let data = message["data"]?.object {
             for (index, (key, value)) in data.enumerated() {
                 guard value.string != nil else {
-                    return status(400, "INVALID_ARGUMENT", "Invalid value at 'message.data[\(index)].value' (TYPE_STRING), 12", fcmError: "INVALID_ARGUMENT")
+                    return status(
+                        400,
+                        "INVALID_ARGUMENT",
+                        "Invalid value at 'message.data[\(index)].value' (TYPE_STRING), 12",
+                        fcmError: "INVALID_ARGUMENT"
+                    )
                 }
                 if key == "from" || key == "gcm" || key.hasPrefix("google") {
                     return status(400, "INVALID_ARGUMENT", "Invalid data key: \(key)", fcmError: "INVALID_ARGUMENT")
@@ -183,16 +215,33 @@ public final class FCMStandIn: Sendable {
         }
         // The v1 API reads enums by their names: AndroidMessagePriority is NORMAL or HIGH.
         if let android = message["android"]?.object, let priority = android["priority"], !["NORMAL", "HIGH"].contains(priority.string ?? "") {
-            return status(400, "INVALID_ARGUMENT",
-                          "Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), \"\(priority.text)\"",
-                          fcmError: "INVALID_ARGUMENT")
+            return status(
+                400,
+                "INVALID_ARGUMENT",
+                "Invalid value at 'message.android.priority' (type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), \"\(priority.text)\"",
+                fcmError: "INVALID_ARGUMENT"
+            )
         }
         guard request.body.count <= 4096 + 200 else { return status(400, "INVALID_ARGUMENT", "Request contains an invalid argument.") }
         let token = message["token"]?.string ?? ""
         let fault = state.faults?.decide(key: token)
         if let fault, let code = fault.refusal {
-            var refused = code == 503 ? status(503, "UNAVAILABLE", "The service is currently unavailable.", fcmError: "UNAVAILABLE", retryAfter: String(fault.retryAfterSeconds))
-                : status(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Send requests'.", fcmError: "QUOTA_EXCEEDED", retryAfter: String(fault.retryAfterSeconds))
+            var refused =
+                code == 503
+                ? status(
+                    503,
+                    "UNAVAILABLE",
+                    "The service is currently unavailable.",
+                    fcmError: "UNAVAILABLE",
+                    retryAfter: String(fault.retryAfterSeconds)
+                )
+                : status(
+                    429,
+                    "RESOURCE_EXHAUSTED",
+                    "Quota exceeded for quota metric 'Send requests'.",
+                    fcmError: "QUOTA_EXCEEDED",
+                    retryAfter: String(fault.retryAfterSeconds)
+                )
             refused.goAway = fault.goAway
             refused.gracefully = true
             refused.delay = fault.delay
@@ -204,8 +253,12 @@ public final class FCMStandIn: Sendable {
         if state.recordMessages { state.messages.append(Data(JSONValue.object(message).jsonBytes())) }
         state.faults?.accepted(key: token)
         state.observer?(request.body)
-        var answer = StandInResponse(status: 200, json: #"{"name":"projects/\#(state.projectId)/messages/\#(Identifier.uuid())"}"#,
-                                     goAway: fault?.goAway ?? false, delay: fault?.delay)
+        var answer = StandInResponse(
+            status: 200,
+            json: #"{"name":"projects/\#(state.projectId)/messages/\#(Identifier.uuid())"}"#,
+            goAway: fault?.goAway ?? false,
+            delay: fault?.delay
+        )
         answer.gracefully = true
         return answer
     }

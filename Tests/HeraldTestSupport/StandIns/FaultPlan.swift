@@ -52,7 +52,8 @@ public final class FaultPlan: Sendable {
         return state.withLockedValue { state in
             state.requests += 1
             if let notBefore = state.notBefore[key], now < notBefore.addingTimeInterval(-0.05) {
-                let previous = state.history[key].map { "request \($0.count + 1), \(Int(now.timeIntervalSince($0.last) * 1000)) ms after the last" } ?? ""
+                let previous =
+                    state.history[key].map { "request \($0.count + 1), \(Int(now.timeIntervalSince($0.last) * 1000)) ms after the last" } ?? ""
                 state.violations.append("\(key.prefix(12))… \(Int(notBefore.timeIntervalSince(now) * 1000)) ms early (\(previous))")
             }
             state.history[key] = (now, (state.history[key]?.count ?? 0) + 1)
@@ -60,7 +61,12 @@ public final class FaultPlan: Sendable {
             if Double.random(in: 0..<1) < settings.refusalRate {
                 state.refusals += 1
                 state.notBefore[key] = now.addingTimeInterval(TimeInterval(settings.retryAfterSeconds))
-                return Decision(refusal: Bool.random() ? 503 : 429, retryAfterSeconds: settings.retryAfterSeconds, goAway: goAway, delay: settings.latency)
+                return Decision(
+                    refusal: Bool.random() ? 503 : 429,
+                    retryAfterSeconds: settings.retryAfterSeconds,
+                    goAway: goAway,
+                    delay: settings.latency
+                )
             }
             state.notBefore[key] = nil
             return Decision(refusal: nil, retryAfterSeconds: 0, goAway: goAway, delay: settings.latency)

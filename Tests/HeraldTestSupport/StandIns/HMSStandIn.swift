@@ -26,11 +26,11 @@ public final class HMSStandIn: Sendable {
     }
 
     struct State {
-        var apps: [String: String] = [:]                  // app id → client secret
+        var apps: [String: String] = [:]  // app id → client secret
         var issued: [String: (appId: String, expiry: Date)] = [:]
         var tokenRequests = 0
         var scripted: [String: Scripted] = [:]
-        var messages: [Data] = []                          // accepted `message` objects
+        var messages: [Data] = []  // accepted `message` objects
     }
 
     private let server: HTTP2TestServer
@@ -79,8 +79,12 @@ public final class HMSStandIn: Sendable {
     }
 
     static func answer(_ status: Int, _ code: String, _ msg: String, retryAfter: String? = nil) -> StandInResponse {
-        StandInResponse(status: status, headers: retryAfter.map { ["retry-after": $0] } ?? [:],
-                        json: #"{"code":"\#(code)","msg":"\#(msg.replacingOccurrences(of: "\"", with: "\\\""))","requestId":"\#(UInt64.random(in: 1_000_000_000...9_999_999_999))"}"#)
+        StandInResponse(
+            status: status,
+            headers: retryAfter.map { ["retry-after": $0] } ?? [:],
+            json:
+                #"{"code":"\#(code)","msg":"\#(msg.replacingOccurrences(of: "\"", with: "\\\""))","requestId":"\#(UInt64.random(in: 1_000_000_000...9_999_999_999))"}"#
+        )
     }
 
     static func token(_ request: StandInRequest, _ state: inout State) -> StandInResponse {
@@ -91,10 +95,13 @@ public final class HMSStandIn: Sendable {
         guard request.method == "POST", request.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true else {
             return oauthError(1101, "invalid request")
         }
-        let form = Dictionary(String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]).removingPercentEncoding ?? "", parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : "")
-        }, uniquingKeysWith: { $1 })
+        let form = Dictionary(
+            String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]).removingPercentEncoding ?? "", parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : "")
+            },
+            uniquingKeysWith: { $1 }
+        )
         guard form["grant_type"] == "client_credentials" else { return oauthError(1101, "invalid grant_type") }
         guard let clientId = form["client_id"], let secret = state.apps[clientId] else { return oauthError(1102, "invalid client id") }
         guard form["client_secret"] == secret else { return oauthError(1105, "invalid client secret") }
@@ -110,7 +117,8 @@ public final class HMSStandIn: Sendable {
         }
         let appId = String(parts[1])
         guard let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer "),
-              let issued = state.issued[String(authorization.dropFirst("Bearer ".count))], issued.appId == appId else {
+            let issued = state.issued[String(authorization.dropFirst("Bearer ".count))], issued.appId == appId
+        else {
             return answer(401, "80200001", "Oauth authentication error")
         }
         guard issued.expiry > Date() else { return answer(401, "80200003", "Oauth Token expired") }

@@ -57,10 +57,18 @@ public final class HTTP2TestServer: Sendable {
     ///   - lean: serve with ``LeanHTTP2ServerHandler`` (load benchmarks) instead of swift-nio-http2's
     ///     full protocol stack (tests).
     ///   - http1Only: offer and speak HTTP/1.1 only (a server a client must fall back for).
-    public static func start(requireClientCertificate trustRoot: NIOSSLCertificate? = nil, maxConcurrentStreams: Int = 1000, lean: Bool = false,
-                             http1Only: Bool = false, handle: @escaping @Sendable (StandInRequest) -> StandInResponse) async throws -> HTTP2TestServer {
+    public static func start(
+        requireClientCertificate trustRoot: NIOSSLCertificate? = nil,
+        maxConcurrentStreams: Int = 1000,
+        lean: Bool = false,
+        http1Only: Bool = false,
+        handle: @escaping @Sendable (StandInRequest) -> StandInResponse
+    ) async throws -> HTTP2TestServer {
         let certificate = try TestCertificate.make()
-        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate.certificate)], privateKey: .privateKey(certificate.privateKey))
+        var tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate.certificate)],
+            privateKey: .privateKey(certificate.privateKey)
+        )
         tls.applicationProtocols = http1Only ? ["http/1.1"] : ["h2"]
         if let trustRoot {
             tls.certificateVerification = .noHostnameVerification
@@ -171,9 +179,11 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
             clientCertificateSubject = .some(ssl?.peerCertificate.map { "\($0)" })
         }
         let request = StandInRequest(
-            method: headers.first(name: ":method") ?? "", path: headers.first(name: ":path") ?? "",
+            method: headers.first(name: ":method") ?? "",
+            path: headers.first(name: ":path") ?? "",
             headers: Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-            body: Data(body.readableBytesView), clientCertificateSubject: clientCertificateSubject ?? nil
+            body: Data(body.readableBytesView),
+            clientCertificateSubject: clientCertificateSubject ?? nil
         )
         let response = handle(request)
         if let delay = response.delay {
@@ -198,14 +208,20 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
         if let body = response.body {
             out.add(name: "content-type", value: "application/json; charset=UTF-8")
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: out)))), promise: nil)
-            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(ByteBuffer(string: body)), endStream: true)))), promise: nil)
+            context.write(
+                wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(ByteBuffer(string: body)), endStream: true)))),
+                promise: nil
+            )
         } else {
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: out, endStream: true)))), promise: nil)
         }
         if response.goAway, lastStreamID == nil {
             let last = response.gracefully ? highestStreamID : streamID
             lastStreamID = last
-            context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: last, errorCode: .noError, opaqueData: nil))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: last, errorCode: .noError, opaqueData: nil))),
+                promise: nil
+            )
             if response.gracefully {
                 closeIfDone(context)
             } else {
@@ -246,16 +262,21 @@ private final class HTTP1StandInHandler: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             let request = StandInRequest(
-                method: head.method.rawValue, path: head.uri,
+                method: head.method.rawValue,
+                path: head.uri,
                 headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
-                body: Data(body.readableBytesView), clientCertificateSubject: nil
+                body: Data(body.readableBytesView),
+                clientCertificateSubject: nil
             )
             let response = handle(request)
             var headers = HTTPHeaders(response.headers.map { ($0.key, $0.value) })
             let bytes = ByteBuffer(string: response.body ?? "")
             headers.add(name: "content-length", value: String(bytes.readableBytes))
             if response.body != nil { headers.add(name: "content-type", value: "application/json; charset=UTF-8") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil
+            )
             context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
@@ -267,8 +288,9 @@ enum JWTParts {
     static func split(_ token: Substring) -> (header: JSONValue, claims: JSONValue, signature: Data, signedInput: Data)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let h = Base64URL.decode(parts[0]), let c = Base64URL.decode(parts[1]), let s = Base64URL.decode(parts[2]),
-              case let header = JSONValue.parsing(h), header.object != nil,
-              case let claims = JSONValue.parsing(c), claims.object != nil else { return nil }
+            case let header = JSONValue.parsing(h), header.object != nil,
+            case let claims = JSONValue.parsing(c), claims.object != nil
+        else { return nil }
         return (header, claims, s, Data((parts[0] + "." + parts[1]).utf8))
     }
 }

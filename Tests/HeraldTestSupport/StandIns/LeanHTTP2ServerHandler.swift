@@ -154,8 +154,11 @@ final class LeanHTTP2ServerHandler: ChannelInboundHandler {
         fields.reserveCapacity(headers.count)
         for (name, value, _) in headers { fields[name] = value }
         let request = StandInRequest(
-            method: fields[":method"] ?? "", path: fields[":path"] ?? "", headers: fields,
-            body: Data(body.readableBytesView), clientCertificateSubject: clientCertificateSubject ?? nil
+            method: fields[":method"] ?? "",
+            path: fields[":path"] ?? "",
+            headers: fields,
+            body: Data(body.readableBytesView),
+            clientCertificateSubject: clientCertificateSubject ?? nil
         )
         let response = handle(request)
         if let delay = response.delay {

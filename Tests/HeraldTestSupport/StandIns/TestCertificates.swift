@@ -16,9 +16,14 @@ public struct TestCertificate: Sendable {
         let name = try DistinguishedName { CommonName(commonName) }
         let now = Date()
         let certificate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
-            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(86_400),
-            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            version: .v3,
+            serialNumber: .init(),
+            publicKey: .init(key.publicKey),
+            notValidBefore: now.addingTimeInterval(-3600),
+            notValidAfter: now.addingTimeInterval(86_400),
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 KeyUsage(digitalSignature: true, keyCertSign: true)
