@@ -39,6 +39,11 @@ final class RealtimeConnection: Sendable {
         return false
     }
 
+    /// Ends the writer without a closing frame: the client has gone.
+    func end() {
+        continuation.finish()
+    }
+
     /// Sends a closing frame after what is queued, then ends the connection.
     func close(code: UInt16, reason: String, last text: String? = nil) {
         if let text { continuation.yield(.text(text)) }

@@ -45,6 +45,15 @@ final class RealtimeHub: Sendable {
         }
     }
 
+    /// The connections whose session expired by `now`.
+    func expired(now: Date) -> [RealtimeConnection] {
+        table.withLockedValue { table in
+            table.values.flatMap { byConnection in
+                byConnection.values.filter { connection in connection.session.expiresAt.map { $0 <= now } ?? false }
+            }
+        }
+    }
+
     var count: Int { table.withLockedValue { $0.values.reduce(0) { $0 + $1.count } } }
     func sessionIds(appId: String) -> [String] {
         table.withLockedValue { table in table.compactMap { id, byConnection in byConnection.values.first?.appId == appId ? id : nil } }

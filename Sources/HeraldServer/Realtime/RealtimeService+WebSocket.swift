@@ -22,41 +22,27 @@ extension RealtimeService {
         )
         if let text = try? hello.jsonText() { connection.send(text) }
         await connected(connection)
+        // One task per socket beside the connection's own: the reader. The writer runs here, so an
+        // idle socket holds as little as it can (a task costs kilobytes of its own stack); a
+        // session's expiry is swept centrally (``RealtimeService/closeExpired(now:)``).
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await item in connection.outgoing {
-                        switch item {
-                        case .text(let text):
-                            try await outbound.write(.text(text))
-                        case .close(let code, let reason):
-                            try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
-                            return
-                        }
-                    }
-                }
-                group.addTask {
+                    // The client went (or broke the protocol): the writer below stops.
+                    defer { connection.end() }
                     for try await message in inbound.messages(maxSize: 64 * 1024) {
                         Self.answer(message, on: connection)
                     }
                 }
-                if let expiresAt = session.expiresAt {
-                    let clock = self.clock
-                    group.addTask {
-                        let wait = max(0, expiresAt.timeIntervalSince(clock.now()))
-                        try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
-                        connection.close(
-                            code: 4001,
-                            reason: "session expired",
-                            last: try? RealtimeEnvelope.sessionRevoked(reason: "session expired").jsonText()
-                        )
-                        // The writer ends the connection once it has sent the goodbye; ending here
-                        // would cancel it first.
-                        try await Task.sleep(for: .seconds(86_400))
+                writing: for await item in connection.outgoing {
+                    switch item {
+                    case .text(let text):
+                        try await outbound.write(.text(text))
+                    case .close(let code, let reason):
+                        try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
+                        break writing
                     }
                 }
-                // The first task to end (the client went, or the server closed) ends the others.
-                _ = try await group.next()
                 group.cancelAll()
             }
         } catch {

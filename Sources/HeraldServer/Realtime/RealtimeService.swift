@@ -173,9 +173,24 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
         heartbeated.withLockedValue { $0 = true }
     }
 
-    /// Heartbeats, purges stale presence and listens to the bus until cancelled.
+    /// Closes the sockets of sessions that expired, after telling them why.
+    func closeExpired(now: Date) {
+        let last = try? RealtimeEnvelope.sessionRevoked(reason: "session expired").jsonText()
+        for connection in hub.expired(now: now) {
+            connection.close(code: 4001, reason: "session expired", last: last)
+        }
+    }
+
+    /// Heartbeats, purges stale presence, closes expired sessions' sockets and listens to the bus
+    /// until cancelled.
     public func run() async throws {
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    closeExpired(now: clock.now())
+                    try? await Task.sleep(for: settings.expirySweepInterval)
+                }
+            }
             group.addTask { [self] in
                 var purged = ContinuousClock.now
                 while !Task.isCancelled {

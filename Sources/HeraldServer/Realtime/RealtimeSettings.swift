@@ -19,5 +19,9 @@ public struct RealtimeSettings: Sendable {
     /// are offline within this long, plus one heartbeat.
     public var instanceTimeout: Duration = .seconds(10)
 
+    /// How often sockets of sessions that expired are closed: a socket outlives its session by
+    /// at most this long.
+    public var expirySweepInterval: Duration = .seconds(1)
+
     public init() {}
 }
