@@ -133,6 +133,12 @@ struct RepositoryTests {
         #expect(refreshed.token.lastSeenAt.millisecondsSince1970 == f.now.millisecondsSince1970 + 1_000)
         #expect(try await f.store.tokens(appId: f.appId, uid: "ana").count == 2)
 
+        // A user who does not exist gets no token, and nobody else's token moves.
+        var nobodys = f.token(ana, voip, platform: .apnsIOSVoIP, at: 1_500)
+        nobodys.uid = "nobody"
+        await #expect(throws: HeraldError.self) { _ = try await f.store.register(nobodys, unique: true, maxPerUser: 1) }
+        #expect(try await f.store.tokens(appId: f.appId, uid: "ana").count == 2)
+
         // The same device token registered by another user moves to that user.
         let moved = try await f.store.register(f.token(bo, device, platform: .apnsIOSDevice, at: 2_000), unique: false, maxPerUser: 20)
         #expect(moved.movedFromUid == "ana")

@@ -34,25 +34,7 @@ public struct TestSends: Sendable {
             throw HeraldError.notFound("provider", providerId)
         }
         if credential.kind == .custom {
-            let uid = input.uid ?? "herald-test"
-            let push = TestPayload.build(
-                settings: credential.config.settings,
-                tokenKind: nil,
-                token: "",
-                uid: uid,
-                app: app,
-                title: input.title,
-                body: input.body,
-                data: input.data,
-                at: clock.now()
-            )
-            return TestSendVerdict(
-                providerId: providerId,
-                pushToken: nil,
-                platform: nil,
-                result: await gateway.send(push, credential: credential),
-                pruned: false
-            )
+            return await sendToWebhook(app: app, credential: credential, uid: input.uid ?? "herald-test", input: input)
         }
         guard let platformText = input.platform else {
             throw HeraldError.invalidField("platform", "is required for an \(credential.kind.rawValue) provider")
@@ -78,38 +60,40 @@ public struct TestSends: Sendable {
         guard try await users.user(appId: appId, uid: uid) != nil else { throw HeraldError.notFound("user", uid) }
         let credentials = Dictionary(try await providers.providers(appId: appId).map { ($0.providerId, $0) }, uniquingKeysWith: { $1 })
         let userTokens = try await tokens.tokens(appId: appId, uid: uid)
-        let now = clock.now()
         return await withTaskGroup(of: TestSendVerdict?.self) { group in
             for token in userTokens {
                 guard let credential = credentials[token.providerId] else { continue }
                 group.addTask { await send(app: app, credential: credential, token: token.token, platform: token.platform, uid: uid, input: input) }
             }
             for credential in credentials.values where credential.kind == .custom && credential.config.enabled {
-                group.addTask {
-                    let push = TestPayload.build(
-                        settings: credential.config.settings,
-                        tokenKind: nil,
-                        token: "",
-                        uid: uid,
-                        app: app,
-                        title: input.title,
-                        body: input.body,
-                        data: input.data,
-                        at: now
-                    )
-                    return TestSendVerdict(
-                        providerId: credential.providerId,
-                        pushToken: nil,
-                        platform: nil,
-                        result: await gateway.send(push, credential: credential),
-                        pruned: false
-                    )
-                }
+                group.addTask { await sendToWebhook(app: app, credential: credential, uid: uid, input: input) }
             }
             var verdicts: [TestSendVerdict] = []
             for await verdict in group { if let verdict { verdicts.append(verdict) } }
             return verdicts.sorted { ($0.providerId, $0.pushToken ?? "") < ($1.providerId, $1.pushToken ?? "") }
         }
+    }
+
+    /// A test through a custom (webhook) provider: its envelope, no token.
+    private func sendToWebhook(app: App, credential: ProviderCredential, uid: String, input: TestPushInput) async -> TestSendVerdict {
+        let push = TestPayload.build(
+            settings: credential.config.settings,
+            tokenKind: nil,
+            token: "",
+            uid: uid,
+            app: app,
+            title: input.title,
+            body: input.body,
+            data: input.data,
+            at: clock.now()
+        )
+        return TestSendVerdict(
+            providerId: credential.providerId,
+            pushToken: nil,
+            platform: nil,
+            result: await gateway.send(push, credential: credential),
+            pruned: false
+        )
     }
 
     private func send(

@@ -7,6 +7,8 @@ struct Migration: Sendable {
     let version: Int
     let name: String
     let statements: [String]
+    /// Statements run on PostgreSQL only, after ``statements``.
+    var postgres: [String] = []
 }
 
 extension SQLStore {
@@ -258,6 +260,62 @@ extension SQLStore {
                 "ALTER TABLE campaigns ADD COLUMN lease_owner TEXT",
             ]
         ),
+        // A token registration in one round trip on PostgreSQL: its five statements (lock the user,
+        // lock the token's previous owner, upsert, the other tokens of its kind when they must be
+        // unique, the tokens beyond the cap) run inside the server, as the SQLite writer runs them
+        // in its transaction. ``SQLStore/register(_:unique:maxPerUser:)`` says what each does.
+        Migration(
+            version: 12,
+            name: "token registration in one round trip",
+            statements: [],
+            postgres: [
+                """
+                CREATE FUNCTION herald_register_token(
+                    p_app_id TEXT, p_token TEXT, p_uid TEXT, p_session_id TEXT, p_provider_id TEXT, p_platform TEXT,
+                    p_kind TEXT, p_created_at BIGINT, p_last_seen_at BIGINT, p_unique BOOLEAN, p_max_per_user BIGINT
+                ) RETURNS TABLE (user_found BOOLEAN, previous_uid TEXT, stored_created_at BIGINT, removed TEXT[])
+                LANGUAGE plpgsql AS $$
+                DECLARE
+                    more TEXT[];
+                BEGIN
+                    removed := '{}';
+                    PERFORM 1 FROM users u WHERE u.app_id = p_app_id AND u.uid = p_uid FOR UPDATE;
+                    user_found := FOUND;
+                    IF NOT user_found THEN
+                        RETURN NEXT;
+                        RETURN;
+                    END IF;
+                    SELECT t.uid INTO previous_uid FROM push_tokens t
+                    WHERE t.app_id = p_app_id AND t.push_token = p_token FOR UPDATE;
+                    INSERT INTO push_tokens AS t (
+                        app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at)
+                    VALUES (p_app_id, p_token, p_uid, p_session_id, p_provider_id, p_platform, p_kind, p_created_at, p_last_seen_at)
+                    ON CONFLICT (app_id, push_token) DO UPDATE SET
+                        uid = excluded.uid, session_id = excluded.session_id, provider_id = excluded.provider_id,
+                        platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at
+                    RETURNING t.created_at INTO stored_created_at;
+                    IF p_unique THEN
+                        WITH gone AS (
+                            DELETE FROM push_tokens t
+                            WHERE t.app_id = p_app_id AND t.uid = p_uid AND t.token_kind = p_kind AND t.push_token <> p_token
+                            RETURNING t.push_token)
+                        SELECT coalesce(array_agg(gone.push_token), '{}') INTO more FROM gone;
+                        removed := removed || more;
+                    END IF;
+                    WITH gone AS (
+                        DELETE FROM push_tokens t
+                        WHERE t.app_id = p_app_id AND t.uid = p_uid AND t.push_token NOT IN (
+                            SELECT k.push_token FROM push_tokens k WHERE k.app_id = p_app_id AND k.uid = p_uid
+                            ORDER BY k.last_seen_at DESC, k.push_token DESC LIMIT p_max_per_user)
+                        RETURNING t.push_token)
+                    SELECT coalesce(array_agg(gone.push_token), '{}') INTO more FROM gone;
+                    removed := removed || more;
+                    RETURN NEXT;
+                END
+                $$
+                """
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.
@@ -283,7 +341,7 @@ extension SQLStore {
             let applied = Set(try await db.raw("SELECT version FROM herald_migrations").rows().map { try $0.int("version") })
             var done: [Int] = []
             for migration in Self.migrations where !applied.contains(migration.version) && migration.version <= (version ?? .max) {
-                for statement in migration.statements {
+                for statement in migration.statements + (dialect == .postgres ? migration.postgres : []) {
                     try await db.raw(SQLQueryString(statement)).perform()
                 }
                 try await db.raw(

@@ -4,9 +4,52 @@ import HeraldModels
 import SQLKit
 
 extension SQLStore: PushTokenRepository {
+    /// Stores a token for its user: moved from another user when it was theirs, the user's other
+    /// tokens of its kind removed when tokens must be unique, and the least recently seen beyond
+    /// `maxPerUser` removed.
     public func register(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
+        let registration =
+            dialect == .postgres
+            ? try await registerInOneTrip(token, unique: unique, maxPerUser: maxPerUser)
+            : try await registerInTransaction(token, unique: unique, maxPerUser: maxPerUser)
+        // A token removed or moved from another user must never be pushed to again; one added
+        // may reach the other processes a moment later.
+        if registration.removedTokens.isEmpty, registration.movedFromUid == nil {
+            await changed(.addedToken(appId: token.appId, uid: token.uid))
+        } else {
+            await changed(.users(appId: token.appId, uids: [token.uid] + (registration.movedFromUid.map { [$0] } ?? [])))
+        }
+        return registration
+    }
+
+    /// PostgreSQL: the same statements as ``registerInTransaction(_:unique:maxPerUser:)``, run by
+    /// the server-side function of migration 12 — one round trip instead of seven.
+    private func registerInOneTrip(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
+        let row = try await write { db in
+            try await db.raw(
+                """
+                SELECT user_found, previous_uid, stored_created_at, removed FROM herald_register_token(
+                    \(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
+                    \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms),
+                    \(bind: unique), \(bind: Int64(maxPerUser)))
+                """
+            ).firstRow()
+        }
+        guard let row else { throw HeraldError(.internal, "the token was not stored") }
+        guard try row.decode(column: "user_found", as: Bool.self) else { throw HeraldError.notFound("user", token.uid) }
+        var stored = token
+        stored.createdAt = try row.date("stored_created_at")
+        let previousOwner = try row.optionalString("previous_uid")
+        return TokenRegistration(
+            token: stored,
+            movedFromUid: previousOwner.flatMap { $0 == token.uid ? nil : $0 },
+            removedTokens: try row.decode(column: "removed", as: [String].self)
+        )
+    }
+
+    private func registerInTransaction(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
         let lock = forUpdate
-        let registration = try await transaction { db in
+        return try await transaction { db in
             // Registrations of one user are serialised on the user's row, so the cap holds under
             // concurrent registrations (SQLite's transactions are serial already).
             guard
@@ -60,14 +103,6 @@ extension SQLStore: PushTokenRepository {
             let moved = previousOwner.flatMap { $0 == token.uid ? nil : $0 }
             return TokenRegistration(token: stored, movedFromUid: moved, removedTokens: removed)
         }
-        // A token removed or moved from another user must never be pushed to again; one added
-        // may reach the other processes a moment later.
-        if registration.removedTokens.isEmpty, registration.movedFromUid == nil {
-            await changed(.addedToken(appId: token.appId, uid: token.uid))
-        } else {
-            await changed(.users(appId: token.appId, uids: [token.uid] + (registration.movedFromUid.map { [$0] } ?? [])))
-        }
-        return registration
     }
 
     public func tokens(appId: String, uid: String) async throws -> [PushToken] {
