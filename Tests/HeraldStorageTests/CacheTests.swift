@@ -1,0 +1,138 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import HeraldTestSupport
+import Logging
+import Testing
+
+@testable import HeraldStorage
+
+/// What storage keeps in its in-process caches is never served once a write that changed it has
+/// returned: a revoked key, a removed token, a disabled provider. On PostgreSQL two stores on one
+/// database stand for two Herald processes, each with its caches and its `LISTEN`; on SQLite one
+/// process owns the file, so the one store both writes and reads.
+@Suite("Caches") struct CacheTests {
+    /// The store that writes and the one that reads (on PostgreSQL, another process's).
+    struct Processes {
+        let writer: SQLStore
+        let reader: SQLStore
+        let appId: String
+        let keyHash: String
+        let now = Date()
+
+        static func make(_ backend: TestBackend) async throws -> Processes {
+            let (writer, url) = try await backend.openStore()
+            var logger = Logger(label: "herald.test")
+            logger.logLevel = .warning
+            let reader = backend == .postgres ? try await SQLStore.open(url, logger: logger) : writer
+            let appId = "app" + Identifier.hex(bytes: 4)
+            let keyHash = "hash-" + appId + "-" + Identifier.hex(bytes: 8)
+            try await writer.createApp(App(id: appId, name: "Acme", region: "us", createdAt: Date()), firstKeyId: "key_" + appId, keyHash: keyHash)
+            // Both are live (a strict change waits for the live ones) and listen (caches are used
+            // only by a process that hears the others' changes).
+            for store in [writer, reader] { try await store.heartbeat(instance: store.instance, at: Date()) }
+            let listening = ContinuousClock.now + .seconds(10)
+            while !(writer.cachesHeard && reader.cachesHeard) {
+                guard ContinuousClock.now < listening else { throw TestFailure("the caches' listeners did not start") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return Processes(writer: writer, reader: reader, appId: appId, keyHash: keyHash)
+        }
+
+        func close() async throws {
+            if reader !== writer { try await reader.shutdown() }
+            try await writer.shutdown()
+        }
+    }
+
+    static func withProcesses(_ backend: TestBackend, _ body: (Processes) async throws -> Void) async throws {
+        let processes = try await Processes.make(backend)
+        do {
+            try await body(processes)
+        } catch {
+            try? await processes.close()
+            throw error
+        }
+        try await processes.close()
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aRevokedKeyIsRefusedOnceTheRevocationReturns(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            let prefix = SQLStore.prefix(p.keyHash)
+            #expect(try await p.reader.apiKeys(hashPrefix: prefix).map(\.hash) == [p.keyHash])
+            #expect(try await p.reader.apiKeys(hashPrefix: prefix).map(\.hash) == [p.keyHash], "served from the cache")
+            #expect(try await p.writer.revokeKey(appId: p.appId, keyId: "key_" + p.appId, at: p.now))
+            #expect(try await p.reader.apiKeys(hashPrefix: prefix).isEmpty)
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aRemovedTokenIsNotReadOnceTheRemovalReturns(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            _ = try await p.writer.upsertUser(appId: p.appId, User(uid: "ana", name: "Ana", createdAt: p.now, updatedAt: p.now))
+            let session = Session(id: "s-" + p.appId, appId: p.appId, uid: "ana", createdAt: p.now)
+            try await p.writer.createSession(session, tokenHash: "token-hash-" + p.appId)
+            let tokens = ["fcm-first-token-0000000000000", "fcm-second-token-000000000000"]
+            for token in tokens {
+                let registered = PushToken(
+                    appId: p.appId,
+                    uid: "ana",
+                    sessionId: session.id,
+                    providerId: "fcm-1",
+                    platform: .fcmAndroid,
+                    token: token,
+                    createdAt: p.now,
+                    lastSeenAt: p.now
+                )
+                _ = try await p.writer.register(registered, unique: false, maxPerUser: 20)
+            }
+            #expect(Set(try await p.reader.tokens(appId: p.appId, uids: ["ana"]).map(\.token)) == Set(tokens))
+            #expect(try await p.writer.deleteToken(appId: p.appId, uid: "ana", token: tokens[0]))
+            #expect(try await p.reader.tokens(appId: p.appId, uids: ["ana"]).map(\.token) == [tokens[1]])
+            // A token added reaches the reader too (a moment later is allowed; here it is at once
+            // on SQLite and within the listener's round trip on PostgreSQL).
+            let third = PushToken(
+                appId: p.appId,
+                uid: "ana",
+                sessionId: session.id,
+                providerId: "fcm-1",
+                platform: .fcmAndroid,
+                token: "fcm-third-token-0000000000000",
+                createdAt: p.now,
+                lastSeenAt: p.now
+            )
+            _ = try await p.writer.register(third, unique: false, maxPerUser: 20)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while try await p.reader.tokens(appId: p.appId, uids: ["ana"]).count < 2, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(Set(try await p.reader.tokens(appId: p.appId, uids: ["ana"]).map(\.token)) == [tokens[1], third.token])
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aDisabledProviderIsReadDisabledOnceTheChangeReturns(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            let settings = ProviderSettings.fcm(FCMSettings(projectId: "acme-chat", clientEmail: "herald@acme-chat.iam.gserviceaccount.com"))
+            var credential = ProviderCredential(
+                appId: p.appId,
+                providerId: "fcm-1",
+                config: ProviderConfig(settings),
+                sealedSecret: "sealed",
+                createdAt: p.now,
+                updatedAt: p.now
+            )
+            #expect(try await p.writer.insertProvider(credential))
+            #expect(try await p.reader.provider(appId: p.appId, providerId: "fcm-1")?.config.enabled == true)
+            #expect(try await p.reader.provider(appId: p.appId, providerId: "fcm-1")?.config.enabled == true, "served from the cache")
+            credential.config.enabled = false
+            credential.updatedAt = p.now.addingTimeInterval(1)
+            try await p.writer.updateProvider(credential)
+            #expect(try await p.reader.provider(appId: p.appId, providerId: "fcm-1")?.config.enabled == false)
+            #expect(try await p.reader.providers(appId: p.appId).map(\.config.enabled) == [false])
+            _ = try await p.writer.deleteProvider(appId: p.appId, providerId: "fcm-1", force: true)
+            #expect(try await p.reader.provider(appId: p.appId, providerId: "fcm-1") == nil)
+        }
+    }
+}
