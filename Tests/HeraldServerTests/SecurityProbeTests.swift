@@ -446,8 +446,12 @@ struct SecurityProbeTests {
             let token = try await client.login("ana", apiKey: second.apiKey)
             for _ in 0..<4 { #expect(try await client.request(.get, "/v1/me", bearer: token).status == 200) }
             #expect(try await client.request(.get, "/v1/me", bearer: token).status == 429)
-            // Requests without credentials are not counted against anyone.
+            // Requests without credentials are not counted against anyone, and the probes answer
+            // whatever credential they carry.
             #expect(try await client.request(.get, "/health").status == 200)
+            #expect(try await client.request(.get, "/ready", bearer: token).status == 200)
+            #expect(try await client.request(.get, "/health", bearer: token).status == 200)
+            #expect(try await client.request(.get, "/v1/me", bearer: token).status == 429)
             // After Retry-After the key works again.
             try await Task.sleep(for: .milliseconds(retryAfter * 1_000 + 100))
             #expect(try await client.request(.get, "/v1/push/settings", bearer: app.apiKey).status == 200)
