@@ -34,6 +34,20 @@ enum EngineBench {
     }
 
     /// - Parameter fcm: every user has an Android phone (FCM), and only the 1:1 throughput is measured.
+    /// The `i`-th of a stream of 1:1 message events among `uids`, as posted to `/v1/events`: senders
+    /// in turn, each to another user (never themselves), the recipients spread over the users.
+    static func directMessage(_ i: Int, id: Any, among uids: [String]) -> [String: Any] {
+        let sender = uids[i % uids.count]
+        let receiver = uids[(i * 7 + 1) % uids.count]
+        return [
+            "type": "message",
+            "message": [
+                "id": id, "text": "Message \(i)", "sender": sender,
+                "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user",
+            ],
+        ]
+    }
+
     static func run(fcm: Bool = false) async throws {
         let heraldPath = argument("--herald")!
         let database = argument("--database")!
@@ -108,17 +122,7 @@ enum EngineBench {
         // 1. Throughput of 1:1 messages.
         // The posts are encoded before the clock starts: the bench's encoder shares the cores.
         let bodies = try stride(from: 0, to: eventCount, by: 500).map { start in
-            let events = (start..<min(start + 500, eventCount)).map { i -> [String: Any] in
-                let sender = uids[i % uids.count]
-                let receiver = uids[(i * 7 + 1) % uids.count]
-                return [
-                    "type": "message",
-                    "message": [
-                        "id": i + 1, "text": "Message \(i)", "sender": sender,
-                        "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user",
-                    ],
-                ]
-            }
+            let events = (start..<min(start + 500, eventCount)).map { i in Self.directMessage(i, id: i + 1, among: uids) }
             return ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["events": events]))
         }
         let baseline = received.withLockedValue { $0 }

@@ -102,17 +102,7 @@ enum RecoveryBench {
         _ = try await bench.seed(apiKey: apiKey, uids: uids)
         // Every event accepted before the first stop.
         for start in stride(from: 0, to: eventCount, by: 500) {
-            let events = (start..<min(start + 500, eventCount)).map { i -> [String: Any] in
-                let sender = uids[i % uids.count]
-                let receiver = uids[(i * 7 + 1) % uids.count]
-                return [
-                    "type": "message",
-                    "message": [
-                        "id": "r\(i)", "text": "Message \(i)", "sender": sender,
-                        "receiver": receiver == sender ? uids[(i + 1) % uids.count] : receiver, "receiverType": "user",
-                    ],
-                ]
-            }
+            let events = (start..<min(start + 500, eventCount)).map { i in EngineBench.directMessage(i, id: "r\(i)", among: uids) }
             let (status, _) = try await bench.call(.POST, "/v1/events", bearer: apiKey, ["events": events])
             guard status == 202 else { throw TestFailure("POST /v1/events: \(status)") }
         }
