@@ -65,6 +65,8 @@ let package = Package(
                 "HeraldModels",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                // Pure computation (RFC 8291 payload encryption); no I/O.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -164,7 +166,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Client SDK for iOS apps; never imports a server module.
-        .target(name: "HeraldKit", dependencies: ["HeraldModels", "HeraldCards"], swiftSettings: swiftSettings),
+        .target(
+            name: "HeraldKit",
+            dependencies: ["HeraldModels", "HeraldCards", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // Feed cards: typed models of the Card Schema, colours, and an HTML renderer (SDK and dashboard).
         .target(name: "HeraldCards", dependencies: ["HeraldModels"], swiftSettings: swiftSettings),
         .executableTarget(

@@ -10,8 +10,40 @@ hiking = {"guid": "cometchat-guid-1", "name": "Hiking group"}
 SENT = 1741847453000
 app = {"id": "app123", "name": "Acme", "region": "us"}
 
+def importance(event):
+    """Herald's interruption level and relevance score of an alert (README: "Mentions and importance")."""
+    if event["type"] == "call":
+        return "time-sensitive", 1.0
+    if event["type"] == "message":
+        return "active", 0.8 if event["message"]["receiverType"] == "user" else 0.5
+    return "active", 0.2
+
+def conversation(event):
+    message = event.get("message", event)
+    if "conversationId" in message:
+        return message["conversationId"]
+    if message.get("receiverType", "user") == "group":
+        return "group_" + message["receiver"]["guid"]
+    sender = message["sender"]["uid"]
+    return sender + "_user_" + message["receiver"]["uid"]
+
+def add_importance(node, event):
+    """Every alert's aps says how far it breaks through; every shown Android notification has
+    the conversation as its tag and its kind's channel."""
+    if isinstance(node, dict):
+        aps = node.get("aps")
+        if isinstance(aps, dict) and "alert" in aps:
+            aps["interruption-level"], aps["relevance-score"] = importance(event)
+        android = node.get("android")
+        if isinstance(android, dict) and "notification" in android:
+            android["notification"]["tag"] = conversation(event)
+            android["notification"]["channel_id"] = "calls" if event["type"] == "call" else "messages"
+        for value in node.values():
+            add_importance(value, event)
+
 def write(name, fixture):
     fixture.setdefault("app", app)
+    add_importance(fixture["expected"], fixture["event"])
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(fixture, f, indent=2, ensure_ascii=False, sort_keys=True)
         f.write("\n")

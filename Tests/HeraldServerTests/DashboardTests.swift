@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HeraldCore
+import HeraldModels
 import HeraldTestSupport
 import Synchronization
 import Testing

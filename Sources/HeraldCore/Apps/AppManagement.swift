@@ -86,6 +86,21 @@ public struct AppManagement: Sendable {
         if let ttl = patch.callTTLSeconds { settings.callTTLSeconds = try Self.inRange(ttl, PushSettings.callTTLRange, "callTTLSeconds") }
         if let preferences = patch.defaultPreferences { settings.defaultPreferences = try preferences.validated() }
         if let days = patch.retentionDays { settings.retentionDays = try Self.inRange(days, PushSettings.retentionRange, "retentionDays") }
+        if let clear = patch.clearOnRead { settings.clearOnRead = clear }
+        if let seconds = patch.clearCoalesceSeconds {
+            settings.clearCoalesceSeconds = try Self.inRange(seconds, PushSettings.clearCoalesceRange, "clearCoalesceSeconds")
+        }
+        if let seconds = patch.burstWindowSeconds {
+            settings.burstWindowSeconds = try Self.inRange(seconds, PushSettings.burstWindowRange, "burstWindowSeconds")
+        }
+        if let mode = patch.contentMode { settings.contentMode = try ContentMode.named(mode, field: "contentMode") }
+        if let channels = patch.androidChannels {
+            var merged = settings.androidChannels
+            if let id = channels.messages { merged.messages = id }
+            if let id = channels.mentions { merged.mentions = id }
+            if let id = channels.calls { merged.calls = id }
+            settings.androidChannels = try merged.validated()
+        }
         try await apps.updateSettings(appId: appId, settings: settings)
         return settings
     }

@@ -35,12 +35,25 @@ public struct PushSettings: Sendable, Equatable {
     public var defaultPreferences: NotificationPreferences
     /// How long events and their delivery log are kept.
     public var retentionDays: Int
+    /// A `read` event clears the conversation's notifications from the reader's other devices.
+    public var clearOnRead: Bool
+    /// At most one clear per (user, conversation) in this many seconds; the last one wins.
+    public var clearCoalesceSeconds: Int
+    /// After an alert, further messages of the conversation within this many seconds are held and
+    /// summarised in one push that replaces the first ("5 new messages"); 0 is off.
+    public var burstWindowSeconds: Int
+    /// What chat pushes carry: everything, only ids, or an encrypted notification.
+    public var contentMode: ContentMode
+    /// The Android notification channel of each kind of push.
+    public var androidChannels: AndroidChannels
 
     public static let maxTokensRange = 1...100
     public static let onlineGraceRange = 0...300
     public static let chatTTLRange = 0...(28 * 86_400)
     public static let callTTLRange = 0...600
     public static let retentionRange = 1...365
+    public static let clearCoalesceRange = 0...300
+    public static let burstWindowRange = 0...3_600
 
     public enum PayloadFormat: String, Codable, Sendable, CaseIterable {
         case cometchat
@@ -62,7 +75,12 @@ public struct PushSettings: Sendable, Equatable {
         chatTTLSeconds: Int = 86_400,
         callTTLSeconds: Int = 60,
         defaultPreferences: NotificationPreferences = .init(),
-        retentionDays: Int = 7
+        retentionDays: Int = 7,
+        clearOnRead: Bool = true,
+        clearCoalesceSeconds: Int = 5,
+        burstWindowSeconds: Int = 0,
+        contentMode: ContentMode = .full,
+        androidChannels: AndroidChannels = .init()
     ) {
         self.enabled = enabled
         self.maxTokensPerUser = maxTokensPerUser
@@ -79,6 +97,11 @@ public struct PushSettings: Sendable, Equatable {
         self.callTTLSeconds = callTTLSeconds
         self.defaultPreferences = defaultPreferences
         self.retentionDays = retentionDays
+        self.clearOnRead = clearOnRead
+        self.clearCoalesceSeconds = clearCoalesceSeconds
+        self.burstWindowSeconds = burstWindowSeconds
+        self.contentMode = contentMode
+        self.androidChannels = androidChannels
     }
 
     /// The settings kept as JSON; nil is "the default".
@@ -96,6 +119,11 @@ public struct PushSettings: Sendable, Equatable {
         public var callTTLSeconds: Int?
         public var defaultPreferences: NotificationPreferences?
         public var retentionDays: Int?
+        public var clearOnRead: Bool?
+        public var clearCoalesceSeconds: Int?
+        public var burstWindowSeconds: Int?
+        public var contentMode: ContentMode?
+        public var androidChannels: AndroidChannels?
 
         public init() {}
     }
@@ -115,6 +143,11 @@ public struct PushSettings: Sendable, Equatable {
         stored.callTTLSeconds = callTTLSeconds
         stored.defaultPreferences = defaultPreferences
         stored.retentionDays = retentionDays
+        stored.clearOnRead = clearOnRead
+        stored.clearCoalesceSeconds = clearCoalesceSeconds
+        stored.burstWindowSeconds = burstWindowSeconds
+        stored.contentMode = contentMode
+        stored.androidChannels = androidChannels
         return stored
     }
 
@@ -135,7 +168,12 @@ public struct PushSettings: Sendable, Equatable {
             chatTTLSeconds: stored.chatTTLSeconds ?? d.chatTTLSeconds,
             callTTLSeconds: stored.callTTLSeconds ?? d.callTTLSeconds,
             defaultPreferences: stored.defaultPreferences ?? d.defaultPreferences,
-            retentionDays: stored.retentionDays ?? d.retentionDays
+            retentionDays: stored.retentionDays ?? d.retentionDays,
+            clearOnRead: stored.clearOnRead ?? d.clearOnRead,
+            clearCoalesceSeconds: stored.clearCoalesceSeconds ?? d.clearCoalesceSeconds,
+            burstWindowSeconds: stored.burstWindowSeconds ?? d.burstWindowSeconds,
+            contentMode: stored.contentMode ?? d.contentMode,
+            androidChannels: stored.androidChannels ?? d.androidChannels
         )
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import HeraldModels
 
 /// Who is told, and how: push enabled for the app, then the recipient's
-/// preferences (event type, mentions-only, mute, do-not-disturb, suppressPush), presence under the
+/// preferences (event type, mentions-only — a uid, `mentionsAll` or one of the recipient's
+/// keywords —, mute, do-not-disturb, suppressPush), presence under the
 /// multi-device policy, then tokens.
 public enum Decider {
     public static func decide(
@@ -17,7 +18,7 @@ public enum Decider {
         let preferences = recipient.preferences
         if !preferences.allows(event.event.kind) { return .skip(.preferenceOff) }
         if case .message(let message) = event.event.body, message.receiverType == .group, preferences.groupMentionsOnly == true,
-            !message.mentions.contains(recipient.uid)
+            !Importance.mentions(event.event, uid: recipient.uid, keywords: preferences.keywords ?? [])
         {
             return .skip(.mentionsOnly)
         }

@@ -8,11 +8,26 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
     /// In groups, only messages that mention the user.
     public var groupMentionsOnly: Bool?
     public var doNotDisturb: DoNotDisturb?
+    /// Words that count as a mention of the user (whole words, any case): they break through as
+    /// mentions do, and through "mentions only" in groups.
+    public var keywords: [String]?
+    /// What this user's chat pushes carry, over the app's `contentMode`.
+    public var contentMode: ContentMode?
 
-    public init(events: [EventKind: Bool]? = nil, groupMentionsOnly: Bool? = nil, doNotDisturb: DoNotDisturb? = nil) {
+    public static let maxKeywords = 50
+
+    public init(
+        events: [EventKind: Bool]? = nil,
+        groupMentionsOnly: Bool? = nil,
+        doNotDisturb: DoNotDisturb? = nil,
+        keywords: [String]? = nil,
+        contentMode: ContentMode? = nil
+    ) {
         self.events = events
         self.groupMentionsOnly = groupMentionsOnly
         self.doNotDisturb = doNotDisturb
+        self.keywords = keywords
+        self.contentMode = contentMode
     }
 
     /// Quiet hours in the user's time zone (`start`–`end`, `HH:mm`, may wrap midnight), and/or
@@ -47,7 +62,9 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         NotificationPreferences(
             events: (defaults.events ?? [:]).merging(events ?? [:]) { $1 },
             groupMentionsOnly: groupMentionsOnly ?? defaults.groupMentionsOnly,
-            doNotDisturb: doNotDisturb ?? defaults.doNotDisturb
+            doNotDisturb: doNotDisturb ?? defaults.doNotDisturb,
+            keywords: keywords ?? defaults.keywords,
+            contentMode: contentMode ?? defaults.contentMode
         )
     }
 
@@ -57,6 +74,17 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
     public func validated() throws -> NotificationPreferences {
         for kind in (events ?? [:]).keys where !EventKind.notifiable.contains(kind) {
             _ = try EventKind.notifiable(kind.rawValue, field: "events.\(kind.rawValue)")
+        }
+        if let keywords {
+            guard keywords.count <= Self.maxKeywords else {
+                throw HeraldError.invalidField("keywords", "must hold at most \(Self.maxKeywords) words")
+            }
+            for (index, word) in keywords.enumerated() {
+                guard !word.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw HeraldError.invalidField("keywords[\(index)]", "must not be blank")
+                }
+                try Validate.text(word, field: "keywords[\(index)]", maxLength: 100, required: true)
+            }
         }
         if let dnd = doNotDisturb {
             for (field, value) in [("start", dnd.start), ("end", dnd.end)] {

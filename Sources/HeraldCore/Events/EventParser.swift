@@ -62,8 +62,9 @@ public enum EventParser {
         let conversationId =
             try message.string("conversationId")
             ?? (receiverType == .user ? ConversationId.user(sender.uid, receiver) : ConversationId.group(receiver))
-        let mentions = try message.strings("mentions", maxCount: 1_000) ?? []
-        for (index, uid) in mentions.enumerated() { try Validate.identifier(uid, field: message.field("mentions[\(index)]")) }
+        let mentionsReader = message.raw("mentions") != nil ? message : event
+        let mentions = try mentionsReader.strings("mentions", maxCount: 1_000) ?? []
+        for (index, uid) in mentions.enumerated() { try Validate.identifier(uid, field: mentionsReader.field("mentions[\(index)]")) }
         return MessageEvent(
             action: action,
             id: id,
@@ -81,6 +82,7 @@ public enum EventParser {
             conversationId: conversationId,
             sentAt: try message.date("sentAt") ?? now,
             mentions: mentions,
+            mentionsAll: try message.bool("mentionsAll") ?? event.bool("mentionsAll") ?? false,
             parentId: try message.scalarText("parentId"),
             suppressPush: try message.bool("suppressPush") ?? event.bool("suppressPush") ?? false,
             editedAt: try message.date("editedAt"),

@@ -25,7 +25,10 @@ public struct MessageEvent: Codable, Sendable, Equatable {
     public var receiverType: ReceiverType
     public var conversationId: String
     public var sentAt: Date
+    /// The uids the message mentions.
     public var mentions: [String]
+    /// The message mentions everyone (`@all`, `@channel`).
+    public var mentionsAll: Bool = false
     public var parentId: String?
     public var suppressPush: Bool
     public var editedAt: Date?

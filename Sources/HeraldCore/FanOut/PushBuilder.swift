@@ -31,7 +31,8 @@ enum PushBuilder {
             badge: delivery.badge,
             unread: delivery.unread,
             expiresAt: delivery.expiresAt,
-            now: now
+            now: now,
+            style: delivery.style
         )
         switch delivery.target {
         case .webhook:

@@ -31,7 +31,7 @@ struct RecipientPlan: Sendable {
             counts[event.conversationId, default: 0] += 1
             plan.unreadIncrement = UnreadKey(uid: facts.uid, conversationId: event.conversationId)
         }
-        let base = Delivery(
+        var base = Delivery(
             appId: event.event.appId,
             subject: .event(event.event.id),
             uid: facts.uid,
@@ -42,6 +42,7 @@ struct RecipientPlan: Sendable {
             status: .skipped,
             createdAt: context.now
         )
+        base.style = style(for: facts, of: event, settings: settings)
         plan.deliveries = rows(for: decision, base: base, expiresAt: context.expiresAt)
         for delivery in plan.deliveries where delivery.status == .sending {
             let push = context.snapshot.usableCredential(delivery.providerId).flatMap { credential in
@@ -62,6 +63,15 @@ struct RecipientPlan: Sendable {
         return plan
     }
 
+    /// How the recipient's pushes of the event are shaped: whether it mentions them (uid,
+    /// `mentionsAll` or one of their keywords), and the content mode (theirs over the app's).
+    static func style(for facts: RecipientFacts, of event: ResolvedEvent, settings: PushSettings) -> PushStyle {
+        PushStyle(
+            mentioned: Importance.mentions(event.event, uid: facts.uid, keywords: facts.preferences.keywords ?? []),
+            contentMode: facts.preferences.contentMode ?? settings.contentMode
+        )
+    }
+
     /// The delivery log's rows for a decision: one skipped row; one in-app row; or a row per
     /// token and per webhook provider, being sent, and an in-app row for the sessions online.
     static func rows(for decision: Decision, base: Delivery, expiresAt: Date) -> [Delivery] {
@@ -78,6 +88,11 @@ struct RecipientPlan: Sendable {
                     row.sessionId = choice.token.sessionId
                     row.platform = choice.token.platform
                     row.route = choice.route
+                    // Sealed to the device's key; a device that registered none gets ids only.
+                    if row.style.contentMode == .encrypted {
+                        row.style.sealedTo = choice.token.encryption
+                        if choice.token.encryption == nil { row.style.contentMode = .idOnly }
+                    }
                 }
             }
             rows += webhooks.map { sending(base, to: .webhook(providerId: $0), providerId: $0, expiresAt: expiresAt) { _ in } }

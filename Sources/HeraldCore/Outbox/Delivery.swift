@@ -15,6 +15,8 @@ public struct Delivery: Sendable, Equatable {
     public var providerId: String?
     public var platform: PushPlatform?
     public var route: PushRoute?
+    /// What kind of notice the push is, and how it is shaped.
+    public var style: PushStyle
     /// The recipient's locale when the delivery was made (templates are picked by it).
     public var locale: String?
     /// The badge to show (the user's unread count then), when the app uses badges.
@@ -43,6 +45,7 @@ public struct Delivery: Sendable, Equatable {
         providerId: String? = nil,
         platform: PushPlatform? = nil,
         route: PushRoute? = nil,
+        style: PushStyle = .plain,
         locale: String? = nil,
         badge: Int? = nil,
         unread: Int? = nil,
@@ -66,6 +69,7 @@ public struct Delivery: Sendable, Equatable {
         self.providerId = providerId
         self.platform = platform
         self.route = route
+        self.style = style
         self.locale = locale
         self.badge = badge
         self.unread = unread

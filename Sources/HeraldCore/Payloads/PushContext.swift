@@ -13,6 +13,8 @@ public struct PushContext: Sendable {
     public var expiresAt: Date?
     /// The time the push is made (TTLs count from it).
     public var now: Date
+    /// What kind of notice, whether it mentions the recipient, the content mode.
+    public var style: PushStyle
 
     public init(
         event: ResolvedEvent,
@@ -21,7 +23,8 @@ public struct PushContext: Sendable {
         badge: Int? = nil,
         unread: Int? = nil,
         expiresAt: Date? = nil,
-        now: Date
+        now: Date,
+        style: PushStyle = .plain
     ) {
         self.event = event
         self.now = now
@@ -30,12 +33,24 @@ public struct PushContext: Sendable {
         self.badge = badge
         self.unread = unread
         self.expiresAt = expiresAt
+        self.style = style
     }
 
     var details: JSONObject { NotificationDetails.build(event, text: text, settings: settings, unread: unread) }
     /// Seconds left to live, for FCM's and HMS's TTL.
     var ttlSeconds: Int? { expiresAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) } }
     var sendbird: Bool { settings.payloadFormat == .sendbird && event.event.kind != .call }
+    /// How far the alert breaks through, and its rank in a summary.
+    var importance: (level: APS.InterruptionLevel, relevance: Double) { Importance.level(event, mentioned: style.mentioned) }
+    /// The content mode that applies: calls always carry what CallKit needs.
+    var contentMode: ContentMode { event.isCall ? .full : style.contentMode }
+    /// Android's `notification.tag`: the conversation, so that it is one notification.
+    var conversationTag: String? { event.conversationId.isEmpty ? nil : event.conversationId }
+    /// Android's notification channel for the push: calls, mentions, or messages.
+    var androidChannel: String {
+        let channels = settings.androidChannels
+        return event.isCall ? channels.calls : style.mentioned ? channels.mentions : channels.messages
+    }
     /// The badge, when the app shows one.
     var shownBadge: Int? { settings.badge ? badge : nil }
 }

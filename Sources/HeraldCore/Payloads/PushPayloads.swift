@@ -28,19 +28,17 @@ public enum PushPayloads {
     // MARK: APNs
 
     /// CometChat iOS: the notification details (with the `message` dictionary) beside `aps`. VoIP pushes
-    /// carry the details for CallKit; background updates carry `content-available` only.
+    /// carry the details for CallKit; background updates carry `content-available` only. In the
+    /// private content modes an alert says "New message" and carries only ids (``privateAPNs(_:token:)``).
     public static func apns(_ context: PushContext, token: String, route: PushRoute, provider: APNsSettings?) -> APNsPush {
         let fields: JSONObject = context.sendbird ? ["sendbird": .object(SendbirdPayload.object(context))] : context.details
         let expiration = APNsExpiration(context.expiresAt)
         switch route {
         case .alert:
+            let headers = APNsHeaders(.alert, expiration: expiration, collapseId: context.event.collapseId)
+            if context.contentMode != .full { return shieldedAPNs(context, token: token, headers: headers, provider: provider) }
             let aps = alertAPS(context, contentAvailable: provider?.contentAvailable == true, mutableContent: provider?.mutableContent == true)
-            return APNsPush(
-                deviceToken: token,
-                headers: APNsHeaders(.alert, expiration: expiration, collapseId: context.event.collapseId),
-                aps: aps,
-                fields: fields
-            )
+            return APNsPush(deviceToken: token, headers: headers, aps: aps, fields: fields)
         case .voip:
             return APNsPush(deviceToken: token, headers: APNsHeaders(.voip, expiration: expiration), aps: .empty, fields: fields)
         case .background:
@@ -48,17 +46,89 @@ public enum PushPayloads {
         }
     }
 
-    /// `aps` of a visible notification: alert, badge, sound, the credential's toggles, and the
-    /// conversation as `thread-id` so that iOS groups it.
+    /// `aps` of a visible notification: alert, badge, sound, the credential's toggles, the
+    /// conversation as `thread-id` so that iOS groups it, and how far it breaks through
+    /// (``Importance``).
     static func alertAPS(_ context: PushContext, contentAvailable: Bool, mutableContent: Bool) -> APS {
-        APS(
+        let importance = context.importance
+        return APS(
             alert: context.sendbird ? .plain(context.text.body) : alert(context),
             badge: context.shownBadge,
             sound: "default",
             threadId: context.event.conversationId.isEmpty ? nil : context.event.conversationId,
             contentAvailable: contentAvailable,
-            mutableContent: mutableContent
+            mutableContent: mutableContent,
+            interruptionLevel: importance.level,
+            relevanceScore: importance.relevance
         )
+    }
+
+    /// The body localisation key of the private content modes' alert ("New message"); the app's
+    /// `Localizable.strings` says it in the user's language, and its Notification Service
+    /// Extension replaces it with the message.
+    public static let newMessageKey = "newMessageNotification_body"
+    /// What the private modes show where a localised key cannot be given (FCM and HMS).
+    public static let newMessageText = "New message"
+
+    /// `aps` of an `idOnly` alert: "New message" by key, `mutable-content` for the extension,
+    /// badge, sound, the conversation's thread and the importance.
+    static func privateAPS(_ context: PushContext) -> APS {
+        let importance = context.importance
+        return APS(
+            alert: .key(newMessageKey),
+            badge: context.shownBadge,
+            sound: "default",
+            threadId: context.event.conversationId.isEmpty ? nil : context.event.conversationId,
+            mutableContent: true,
+            interruptionLevel: importance.level,
+            relevanceScore: importance.relevance
+        )
+    }
+
+    /// The ids an `idOnly` push carries for the app to fetch the message by: the event's kind,
+    /// the conversation, the sender and the message (when there is one).
+    public static func ids(_ context: PushContext) -> [String: String] {
+        var ids = ["type": context.event.templateType.rawValue, "conversationId": context.event.conversationId, "sender": context.event.sender.uid]
+        if let messageId = context.event.messageId { ids["messageId"] = messageId }
+        return ids
+    }
+
+    /// An alert in a private content mode: `encrypted` seals the whole notification (as `full`
+    /// would send it) to the device's key and sends `{"aps":{"alert":{"loc-key"},"mutable-content":1},
+    /// "herald":{"enc":"<base64url aes128gcm>"}}` — not even the conversation as `thread-id`;
+    /// `idOnly` (and `encrypted` for a device without a key) sends the ids.
+    static func shieldedAPNs(_ context: PushContext, token: String, headers: APNsHeaders, provider: APNsSettings?) -> APNsPush {
+        let sealed = sealedNotification(context) { full in
+            JSONValue.object(apns(full, token: token, route: .alert, provider: provider).payload).jsonBytes()
+        }
+        if let sealed {
+            var aps = privateAPS(context)
+            aps.threadId = nil
+            return APNsPush(deviceToken: token, headers: headers, aps: aps, fields: ["herald": .object(["enc": .string(sealed)])])
+        }
+        return APNsPush(deviceToken: token, headers: headers, aps: privateAPS(context), fields: idFields(context))
+    }
+
+    /// In the `encrypted` mode, the notification `full` would send (made by `plaintext`), sealed
+    /// with RFC 8291 to the device's key, in base64url; nil otherwise, or when it cannot be sealed
+    /// (then the push carries ids only).
+    static func sealedNotification(_ context: PushContext, _ plaintext: (PushContext) -> [UInt8]) -> String? {
+        guard context.contentMode == .encrypted, let keys = context.style.sealedTo else { return nil }
+        var full = context
+        full.style.contentMode = .full
+        guard let sealed = try? keys.seal(plaintext(full)) else { return nil }
+        return Base64URL.encode(Data(sealed))
+    }
+
+    /// FCM's and HMS's data in a private mode: `{"enc": …}` sealed, or the ids.
+    static func shieldedData(_ context: PushContext) -> [String: String] {
+        let sealed = sealedNotification(context) { full in JSONValue.object(dataFields(full).mapValues(JSONValue.string)).jsonBytes() }
+        return sealed.map { ["enc": $0] } ?? ids(context)
+    }
+
+    /// `{"herald": {ids}}` beside `aps`.
+    static func idFields(_ context: PushContext) -> JSONObject {
+        ["herald": .object(ids(context).mapValues(JSONValue.string))]
     }
 
     /// `{title, body}`, or in localisation mode Kandy's keys and args.
@@ -84,25 +154,32 @@ public enum PushPayloads {
     public static func fcm(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderSettings) -> FCMPush {
         let visible = provider.includesNotification && route != .background
         let collapse = route == .alert ? context.event.collapseId : nil
-        var push = FCMPush(token: token, data: dataFields(context))
-        if visible { push.notification = .init(title: context.text.title, body: context.text.body) }
+        let shielded = context.contentMode != .full && route == .alert
+        var push = FCMPush(token: token, data: shielded ? shieldedData(context) : dataFields(context))
+        let title: String? = shielded ? nil : context.text.title
+        let body = shielded ? newMessageText : context.text.body
+        if visible { push.notification = .init(title: title, body: body) }
         if platform == .fcmWeb {
             push.webpush = FCMPush.WebPush(ttlSeconds: context.ttlSeconds)
             if visible {
-                push.webpush?.title = context.text.title
-                push.webpush?.body = context.text.body
-                push.webpush?.icon = context.event.sender.avatar
+                push.webpush?.title = title
+                push.webpush?.body = body
+                push.webpush?.icon = shielded ? nil : context.event.sender.avatar
             }
         } else {
             push.android = FCMPush.Android(
                 collapseKey: collapse,
                 ttlSeconds: context.ttlSeconds,
-                notificationCount: visible ? context.shownBadge : nil
+                notificationCount: visible ? context.shownBadge : nil,
+                tag: visible ? context.conversationTag : nil,
+                channelId: visible ? context.androidChannel : nil
             )
         }
         if iOSFCMPlatforms.contains(platform) {
             let kind: APNsPushKind = route == .background ? .background : .alert
-            let aps = route == .background ? APS.silent : alertAPS(context, contentAvailable: false, mutableContent: true)
+            var aps =
+                route == .background ? APS.silent : shielded ? privateAPS(context) : alertAPS(context, contentAvailable: false, mutableContent: true)
+            if shielded && push.data["enc"] != nil { aps.threadId = nil }
             push.apns = FCMPush.APNs(headers: APNsHeaders(kind, expiration: APNsExpiration(context.expiresAt), collapseId: collapse), aps: aps)
         }
         return push
@@ -122,11 +199,12 @@ public enum PushPayloads {
 
     public static func hms(_ context: PushContext, token: String, route: PushRoute, provider: ProviderSettings) -> HMSPush {
         let visible = provider.includesNotification && route != .background
+        let shielded = context.contentMode != .full && route == .alert
         return HMSPush(
             token: token,
-            data: dataFields(context),
-            title: visible ? context.text.title : nil,
-            body: visible ? context.text.body : nil,
+            data: shielded ? shieldedData(context) : dataFields(context),
+            title: visible && !shielded ? context.text.title : nil,
+            body: visible ? (shielded ? newMessageText : context.text.body) : nil,
             urgency: context.event.isCall ? .high : nil,
             category: context.event.isCall ? "VOIP" : nil,
             ttlSeconds: context.ttlSeconds

@@ -70,6 +70,19 @@ public struct ResolvedEvent: Sendable {
         }
     }
 
+    /// The message the event is about, when there is one: the message, the message reacted to,
+    /// the call's message, the group action's message.
+    public var messageId: String? {
+        switch event.body {
+        case .message(let m): m.idText
+        case .call(let c): c.messageId
+        case .reaction(let r): r.messageId
+        case .groupAction(let g): g.id
+        case .read(let r): r.messageId
+        case .session: nil
+        }
+    }
+
     /// What replaces an earlier notification: an edited message replaces its first notification.
     public var collapseId: String? {
         switch event.body {

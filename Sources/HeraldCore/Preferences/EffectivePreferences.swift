@@ -6,4 +6,7 @@ public struct EffectivePreferences: Sendable, Equatable {
     public var groupMentionsOnly: Bool
     public var doNotDisturb: NotificationPreferences.DoNotDisturb?
     public var mutes: [ConversationMute]
+    public var keywords: [String]
+    /// Nil: the app's content mode applies.
+    public var contentMode: ContentMode?
 }

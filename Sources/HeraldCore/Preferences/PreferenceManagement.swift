@@ -24,7 +24,9 @@ public struct PreferenceManagement: Sendable {
             events: Dictionary(uniqueKeysWithValues: EventKind.notifiable.map { ($0, merged.allows($0)) }),
             groupMentionsOnly: merged.groupMentionsOnly ?? false,
             doNotDisturb: merged.doNotDisturb,
-            mutes: try await preferences.mutes(appId: appId, uid: uid).filter { $0.isActive(at: now) }
+            mutes: try await preferences.mutes(appId: appId, uid: uid).filter { $0.isActive(at: now) },
+            keywords: merged.keywords ?? [],
+            contentMode: own.contentMode
         )
     }
 
@@ -34,12 +36,17 @@ public struct PreferenceManagement: Sendable {
         uid: String,
         events: [EventKind: Bool]?,
         groupMentionsOnly: Bool?,
-        doNotDisturb: NotificationPreferences.DoNotDisturb?
+        doNotDisturb: NotificationPreferences.DoNotDisturb?,
+        keywords: [String]? = nil,
+        contentMode: String? = nil
     ) async throws -> EffectivePreferences {
         var own = try await preferences.preferences(appId: appId, uids: [uid])[uid] ?? .init()
         if let events { own.events = (own.events ?? [:]).merging(events) { $1 } }
         if let groupMentionsOnly { own.groupMentionsOnly = groupMentionsOnly }
         if let doNotDisturb { own.doNotDisturb = doNotDisturb }
+        if let keywords { own.keywords = keywords.isEmpty ? nil : keywords }
+        // "" returns the user to the app's content mode.
+        if let contentMode { own.contentMode = contentMode.isEmpty ? nil : try ContentMode.named(contentMode, field: "contentMode") }
         try await preferences.setPreferences(appId: appId, uid: uid, try own.validated(), at: clock.now())
         return try await effective(appId: appId, uid: uid)
     }

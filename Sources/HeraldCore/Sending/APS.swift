@@ -10,6 +10,8 @@ public struct APS: Sendable, Equatable {
         case plain(String)
         /// Kandy's localisation keys and args; the body as text when there is no body key.
         case localized(LocalizedAlert)
+        /// Only a body localisation key (`loc-key`): the private content modes' "New message".
+        case key(String)
     }
 
     public struct LocalizedAlert: Sendable, Equatable {
@@ -29,6 +31,14 @@ public struct APS: Sendable, Equatable {
         }
     }
 
+    /// `interruption-level`: how far an alert may break through Focus and summaries.
+    public enum InterruptionLevel: String, Sendable, Equatable {
+        case passive
+        case active
+        case timeSensitive = "time-sensitive"
+        case critical
+    }
+
     public var alert: Alert?
     public var badge: Int?
     public var sound: String?
@@ -38,6 +48,9 @@ public struct APS: Sendable, Equatable {
     public var contentAvailable: Bool
     /// Lets a Notification Service Extension change the notification.
     public var mutableContent: Bool
+    public var interruptionLevel: InterruptionLevel?
+    /// `relevance-score`, 0…1: which notification of a group the summary shows first.
+    public var relevanceScore: Double?
 
     public init(
         alert: Alert? = nil,
@@ -45,7 +58,9 @@ public struct APS: Sendable, Equatable {
         sound: String? = nil,
         threadId: String? = nil,
         contentAvailable: Bool = false,
-        mutableContent: Bool = false
+        mutableContent: Bool = false,
+        interruptionLevel: InterruptionLevel? = nil,
+        relevanceScore: Double? = nil
     ) {
         self.alert = alert
         self.badge = badge
@@ -53,6 +68,8 @@ public struct APS: Sendable, Equatable {
         self.threadId = threadId
         self.contentAvailable = contentAvailable
         self.mutableContent = mutableContent
+        self.interruptionLevel = interruptionLevel
+        self.relevanceScore = relevanceScore
     }
 
     /// A silent background update: `content-available` only.
@@ -68,6 +85,8 @@ public struct APS: Sendable, Equatable {
         if let threadId { aps["thread-id"] = .string(threadId) }
         if contentAvailable { aps["content-available"] = .number(1) }
         if mutableContent { aps["mutable-content"] = .number(1) }
+        if let interruptionLevel { aps["interruption-level"] = .string(interruptionLevel.rawValue) }
+        if let relevanceScore { aps["relevance-score"] = .number(relevanceScore) }
         return aps
     }
 }
@@ -79,6 +98,8 @@ extension APS.Alert {
             return .object(["title": .string(title), "body": .string(body)])
         case .plain(let text):
             return .string(text)
+        case .key(let key):
+            return .object(["loc-key": .string(key)])
         case .localized(let alert):
             var object: JSONObject = ["title-loc-key": .string(alert.titleLocKey)]
             if !alert.titleLocArgs.isEmpty { object["title-loc-args"] = .array(alert.titleLocArgs.map(JSONValue.string)) }

@@ -22,12 +22,26 @@ public struct FCMPush: Sendable, Equatable {
         public var ttlSeconds: Int?
         /// `notification.notification_count`, the app icon's badge.
         public var notificationCount: Int?
+        /// `notification.tag`: a notification with the same tag replaces the one shown (Herald
+        /// tags by conversation, so a conversation is one notification).
+        public var tag: String?
+        /// `notification.channel_id`: the notification channel it is posted to.
+        public var channelId: String?
 
-        public init(highPriority: Bool = true, collapseKey: String? = nil, ttlSeconds: Int? = nil, notificationCount: Int? = nil) {
+        public init(
+            highPriority: Bool = true,
+            collapseKey: String? = nil,
+            ttlSeconds: Int? = nil,
+            notificationCount: Int? = nil,
+            tag: String? = nil,
+            channelId: String? = nil
+        ) {
             self.highPriority = highPriority
             self.collapseKey = collapseKey
             self.ttlSeconds = ttlSeconds
             self.notificationCount = notificationCount
+            self.tag = tag
+            self.channelId = channelId
         }
     }
 
@@ -102,7 +116,11 @@ extension FCMPush.Android {
         var android: JSONObject = ["priority": .string(highPriority ? "HIGH" : "NORMAL")]
         if let collapseKey { android["collapse_key"] = .string(collapseKey) }
         if let ttlSeconds { android["ttl"] = .string("\(ttlSeconds)s") }
-        if let notificationCount { android["notification"] = .object(["notification_count": .number(Double(notificationCount))]) }
+        var notification: JSONObject = [:]
+        if let notificationCount { notification["notification_count"] = .number(Double(notificationCount)) }
+        if let tag { notification["tag"] = .string(tag) }
+        if let channelId { notification["channel_id"] = .string(channelId) }
+        if !notification.isEmpty { android["notification"] = .object(notification) }
         return android
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 
 /// Opaque paging cursors: base64url of the last key seen.
 public enum Cursor {

@@ -12,6 +12,8 @@ public struct PushToken: Sendable, Equatable {
     public var createdAt: Date
     /// Updated by every registration of the same token; eviction removes the oldest first.
     public var lastSeenAt: Date
+    /// The device's key for encrypted pushes, when it registered one.
+    public var encryption: PushEncryptionKeys?
 
     public init(
         appId: String,
@@ -21,7 +23,8 @@ public struct PushToken: Sendable, Equatable {
         platform: PushPlatform,
         token: String,
         createdAt: Date,
-        lastSeenAt: Date
+        lastSeenAt: Date,
+        encryption: PushEncryptionKeys? = nil
     ) {
         self.appId = appId
         self.uid = uid
@@ -31,6 +34,7 @@ public struct PushToken: Sendable, Equatable {
         self.token = token
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
+        self.encryption = encryption
     }
 
     public var kind: PushTokenKind { platform.tokenKind }

@@ -22,7 +22,8 @@ public struct TokenRegistry: Sendable {
         pushToken: String,
         platform platformText: String,
         providerId: String,
-        unique: Bool
+        unique: Bool,
+        encryption: PushEncryptionKeys? = nil
     ) async throws -> TokenRegistration {
         guard let platform = PushPlatform(parsing: platformText) else {
             throw HeraldError.invalidField(
@@ -54,7 +55,8 @@ public struct TokenRegistry: Sendable {
             platform: platform,
             token: normalised,
             createdAt: now,
-            lastSeenAt: now
+            lastSeenAt: now,
+            encryption: encryption
         )
         return try await tokens.register(token, unique: unique, maxPerUser: app.settings.maxTokensPerUser)
     }

@@ -39,6 +39,14 @@ public actor Herald {
         public var providerId: String
         /// True while it waits for ``Herald/login(authToken:)`` (Sendbird's "pending").
         public var isPending: Bool
+        /// The key the device's pushes are sealed to when the app's content mode is `encrypted`
+        /// (``HeraldPushDecryptor/registration``): its public half and auth secret, base64url.
+        public var encryption: EncryptionKey?
+
+        public struct EncryptionKey: Sendable, Equatable {
+            public var p256dh: String
+            public var auth: String
+        }
     }
 
     public let configuration: Configuration
@@ -98,8 +106,22 @@ public actor Herald {
     /// Registers a device's push token (FCM registration token, APNs or PushKit token as hex,
     /// HMS token). Before login it is kept and registered by ``login(authToken:)``.
     @discardableResult
-    public func registerPushToken(_ token: String, platform: PushPlatform, providerId: String) async throws(HeraldKitError) -> PushTokenRegistration {
-        var registration = PushTokenRegistration(token: token, platform: platform, providerId: providerId, isPending: true)
+    /// Registers the device's token; with a `decryptor`, the device's key too, so that in the
+    /// `encrypted` content mode its pushes are sealed to it (the extension opens them with the
+    /// same decryptor, whose keys the app keeps in a keychain group the two share).
+    public func registerPushToken(
+        _ token: String,
+        platform: PushPlatform,
+        providerId: String,
+        decryptor: HeraldPushDecryptor? = nil
+    ) async throws(HeraldKitError) -> PushTokenRegistration {
+        var registration = PushTokenRegistration(
+            token: token,
+            platform: platform,
+            providerId: providerId,
+            isPending: true,
+            encryption: decryptor.map { .init(p256dh: $0.registration.p256dh, auth: $0.registration.auth) }
+        )
         guard authToken != nil else {
             pendingToken = registration
             return registration
@@ -111,15 +133,12 @@ public actor Herald {
 
     private func register(_ registration: PushTokenRegistration) async throws(HeraldKitError) {
         guard let authToken else { throw .notLoggedIn }
-        _ = try await transport.send(
-            "POST",
-            "v1/me/push-tokens",
-            bearer: authToken,
-            body: .object([
-                "pushToken": .string(registration.token), "platform": .string(registration.platform.rawValue),
-                "providerId": .string(registration.providerId),
-            ])
-        )
+        var body: JSONObject = [
+            "pushToken": .string(registration.token), "platform": .string(registration.platform.rawValue),
+            "providerId": .string(registration.providerId),
+        ]
+        if let key = registration.encryption { body["encryption"] = .object(["p256dh": .string(key.p256dh), "auth": .string(key.auth)]) }
+        _ = try await transport.send("POST", "v1/me/push-tokens", bearer: authToken, body: .object(body))
         var done = registration
         done.isPending = false
         registeredTokens.removeAll { $0.token == registration.token }

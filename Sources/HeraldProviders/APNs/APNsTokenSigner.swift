@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HeraldCore
+import HeraldModels
 import NIOConcurrencyHelpers
 
 /// Signs and caches the APNs provider token (ES256 JWT) of one key. Apple rejects tokens over an

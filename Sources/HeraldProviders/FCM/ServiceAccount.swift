@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldModels
 import _CryptoExtras
 
 /// The parts of a Firebase service-account file the FCM client uses.

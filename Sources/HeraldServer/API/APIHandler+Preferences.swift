@@ -16,7 +16,9 @@ extension APIHandler {
             uid: session.uid,
             events: try NotificationPreferences.events(body.events?.additionalProperties),
             groupMentionsOnly: body.groupMentionsOnly,
-            doNotDisturb: body.doNotDisturb.map(Wire.doNotDisturb)
+            doNotDisturb: body.doNotDisturb.map(Wire.doNotDisturb),
+            keywords: body.keywords,
+            contentMode: body.contentMode
         )
         return .ok(.init(body: .json(Wire.effective(effective))))
     }

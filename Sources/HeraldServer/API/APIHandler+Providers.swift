@@ -61,6 +61,11 @@ extension APIHandler {
         patch.callTTLSeconds = body.callTTLSeconds
         patch.defaultPreferences = try body.defaultPreferences.map(Wire.preferences)
         patch.retentionDays = body.retentionDays
+        patch.clearOnRead = body.clearOnRead
+        patch.clearCoalesceSeconds = body.clearCoalesceSeconds
+        patch.burstWindowSeconds = body.burstWindowSeconds
+        patch.contentMode = body.contentMode
+        patch.androidChannels = body.androidChannels.map { .init(messages: $0.messages, mentions: $0.mentions, calls: $0.calls) }
         let settings = try await services.apps.updateSettings(appId: appId, patch)
         return .ok(.init(body: .json(try Wire.settings(settings))))
     }

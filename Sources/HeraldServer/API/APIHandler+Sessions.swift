@@ -63,7 +63,8 @@ extension APIHandler {
             pushToken: body.pushToken,
             platform: body.platform,
             providerId: body.providerId,
-            unique: body.unique ?? false
+            unique: body.unique ?? false,
+            encryption: try body.encryption.map { try PushEncryptionKeys(p256dh: $0.p256dh, auth: $0.auth) }
         )
         return .ok(.init(body: .json(.init(token: Wire.pushToken(registration.token), removedTokens: registration.removedTokens.count))))
     }

@@ -52,7 +52,8 @@ enum Wire {
             uid: token.uid,
             sessionId: token.sessionId,
             createdAt: token.createdAt,
-            lastSeenAt: token.lastSeenAt
+            lastSeenAt: token.lastSeenAt,
+            encrypted: token.encryption != nil
         )
     }
 
@@ -72,15 +73,30 @@ enum Wire {
             enabled: settings.enabled,
             maxTokensPerUser: settings.maxTokensPerUser,
             multiDevicePolicy: .init(rawValue: settings.multiDevicePolicy.rawValue) ?? .allOffline,
-            onlineGraceSeconds: settings.onlineGraceSeconds
+            onlineGraceSeconds: settings.onlineGraceSeconds,
+            clearOnRead: settings.clearOnRead,
+            clearCoalesceSeconds: settings.clearCoalesceSeconds,
+            burstWindowSeconds: settings.burstWindowSeconds,
+            contentMode: contentMode(settings.contentMode),
+            androidChannels: .init(
+                messages: settings.androidChannels.messages,
+                mentions: settings.androidChannels.mentions,
+                calls: settings.androidChannels.calls
+            )
         )
+    }
+
+    static func contentMode(_ mode: ContentMode) -> Components.Schemas.ContentMode {
+        .init(rawValue: mode.rawValue) ?? .full
     }
 
     static func preferences(_ value: NotificationPreferences) -> Components.Schemas.PreferencesValue {
         .init(
             events: value.events.map { .init(additionalProperties: eventSwitches($0)) },
             groupMentionsOnly: value.groupMentionsOnly,
-            doNotDisturb: value.doNotDisturb.map(doNotDisturb)
+            doNotDisturb: value.doNotDisturb.map(doNotDisturb),
+            keywords: value.keywords,
+            contentMode: value.contentMode.map(contentMode)
         )
     }
 
@@ -88,7 +104,9 @@ enum Wire {
         NotificationPreferences(
             events: try NotificationPreferences.events(value.events?.additionalProperties),
             groupMentionsOnly: value.groupMentionsOnly,
-            doNotDisturb: value.doNotDisturb.map(doNotDisturb)
+            doNotDisturb: value.doNotDisturb.map(doNotDisturb),
+            keywords: value.keywords,
+            contentMode: value.contentMode.flatMap { ContentMode(rawValue: $0.rawValue) }
         )
     }
 
@@ -110,7 +128,9 @@ enum Wire {
             events: .init(additionalProperties: eventSwitches(value.events)),
             groupMentionsOnly: value.groupMentionsOnly,
             doNotDisturb: value.doNotDisturb.map(doNotDisturb),
-            mutes: value.mutes.map(mute)
+            mutes: value.mutes.map(mute),
+            keywords: value.keywords,
+            contentMode: value.contentMode.map(contentMode)
         )
     }
 

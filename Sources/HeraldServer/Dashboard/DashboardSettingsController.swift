@@ -30,7 +30,12 @@ struct DashboardSettingsController: Sendable {
                 _ = try await dashboard.services.apps.updateSettings(appId: signedIn.app.id, try Self.patch(form))
                 return DashboardView.redirect("/dashboard/settings?saved=1")
             } catch {
-                return settingsPage(signedIn, values: form.values, errors: Dashboard.errors(error), status: .unprocessableContent)
+                return settingsPage(
+                    signedIn,
+                    values: form.values,
+                    errors: Dashboard.errors(error, fields: Self.errorFields),
+                    status: .unprocessableContent
+                )
             }
         }
     }
@@ -48,6 +53,15 @@ struct DashboardSettingsController: Sendable {
         patch.includeConversationUnread = form.checked("includeConversationUnread")
         patch.maxTokensPerUser = try integer(form, "maxTokensPerUser")
         patch.onlineGraceSeconds = try integer(form, "onlineGraceSeconds")
+        patch.clearOnRead = form.checked("clearOnRead")
+        patch.clearCoalesceSeconds = try integer(form, "clearCoalesceSeconds")
+        patch.burstWindowSeconds = try integer(form, "burstWindowSeconds")
+        patch.contentMode = form.text("contentMode")
+        patch.androidChannels = .init(
+            messages: form.text("channelMessages"),
+            mentions: form.text("channelMentions"),
+            calls: form.text("channelCalls")
+        )
         if let text = form.text("customJSON") {
             guard case .object(let object) = try DashboardJSON.parse(text, field: "customJSON") else {
                 throw HeraldError.invalidField("customJSON", "must be a JSON object, like {\"team\": \"support\"}")
@@ -58,6 +72,11 @@ struct DashboardSettingsController: Sendable {
         }
         return patch
     }
+
+    /// The form's names of fields the API names otherwise.
+    static let errorFields = [
+        "androidChannels.messages": "channelMessages", "androidChannels.mentions": "channelMentions", "androidChannels.calls": "channelCalls",
+    ]
 
     static func integer(_ form: DashboardForm, _ name: String) throws -> Int? {
         guard let text = form.text(name) else { return nil }
@@ -70,11 +89,14 @@ struct DashboardSettingsController: Sendable {
             "multiDevicePolicy": settings.multiDevicePolicy.rawValue, "payloadFormat": settings.payloadFormat.rawValue,
             "maxTokensPerUser": String(settings.maxTokensPerUser), "onlineGraceSeconds": String(settings.onlineGraceSeconds),
             "customJSON": settings.customJSON.flatMap { try? JSONValue.object($0).jsonText() } ?? "",
+            "clearCoalesceSeconds": String(settings.clearCoalesceSeconds), "burstWindowSeconds": String(settings.burstWindowSeconds),
+            "contentMode": settings.contentMode.rawValue, "channelMessages": settings.androidChannels.messages,
+            "channelMentions": settings.androidChannels.mentions, "channelCalls": settings.androidChannels.calls,
         ]
         for (name, on) in [
             ("enabled", settings.enabled), ("badge", settings.badge), ("includeMessageObject", settings.includeMessageObject),
             ("hideMessageText", settings.hideMessageText), ("localizationKeys", settings.localizationKeys),
-            ("includeConversationUnread", settings.includeConversationUnread),
+            ("includeConversationUnread", settings.includeConversationUnread), ("clearOnRead", settings.clearOnRead),
         ] where on {
             values[name] = "on"
         }
@@ -88,6 +110,10 @@ struct DashboardSettingsController: Sendable {
         ("hideMessageText", "Hide message text", "Show \"New message\" instead of the text."),
         ("localizationKeys", "Localisation keys", "Send `loc-key` and `title-loc-key` so the device localises the text."),
         ("includeConversationUnread", "Conversation unread count", "Add the conversation's unread count to each push."),
+        (
+            "clearOnRead", "Clear on read",
+            "When a user reads a conversation on one device, remove its notifications from their other devices."
+        ),
     ]
 
     private func settingsPage(
@@ -113,6 +139,14 @@ struct DashboardSettingsController: Sendable {
                 selected: values["payloadFormat"],
                 labels: [
                     "cometchat": "CometChat", "sendbird": "Sendbird",
+                ]
+            ),
+            contentModes: DashboardOption.list(
+                ContentMode.allCases.map(\.rawValue),
+                selected: values["contentMode"],
+                labels: [
+                    "full": "Full: title and text", "idOnly": "Ids only: the app fetches the message",
+                    "encrypted": "Encrypted to the device's key",
                 ]
             )
         )

@@ -316,6 +316,68 @@ extension SQLStore {
                 """
             ]
         ),
+        // How a delivery's push is shaped beyond its route (a mention, the content mode, a clear,
+        // a retract, a burst summary): JSON, NULL for a plain notification. A device's key for
+        // encrypted pushes (RFC 8291's p256dh and auth, base64url) beside its token, which the
+        // one-trip registration of migration 12 now stores too.
+        Migration(
+            version: 13,
+            name: "delivery style and device keys",
+            statements: [
+                "ALTER TABLE deliveries ADD COLUMN style TEXT",
+                "ALTER TABLE push_tokens ADD COLUMN encryption TEXT",
+            ],
+            postgres: [
+                "DROP FUNCTION herald_register_token(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT, BOOLEAN, BIGINT)",
+                """
+                CREATE FUNCTION herald_register_token(
+                    p_app_id TEXT, p_token TEXT, p_uid TEXT, p_session_id TEXT, p_provider_id TEXT, p_platform TEXT,
+                    p_kind TEXT, p_created_at BIGINT, p_last_seen_at BIGINT, p_unique BOOLEAN, p_max_per_user BIGINT,
+                    p_encryption TEXT
+                ) RETURNS TABLE (user_found BOOLEAN, previous_uid TEXT, stored_created_at BIGINT, removed TEXT[])
+                LANGUAGE plpgsql AS $$
+                DECLARE
+                    more TEXT[];
+                BEGIN
+                    removed := '{}';
+                    PERFORM 1 FROM users u WHERE u.app_id = p_app_id AND u.uid = p_uid FOR UPDATE;
+                    user_found := FOUND;
+                    IF NOT user_found THEN
+                        RETURN NEXT;
+                        RETURN;
+                    END IF;
+                    SELECT t.uid INTO previous_uid FROM push_tokens t
+                    WHERE t.app_id = p_app_id AND t.push_token = p_token FOR UPDATE;
+                    INSERT INTO push_tokens AS t (
+                        app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at, encryption)
+                    VALUES (p_app_id, p_token, p_uid, p_session_id, p_provider_id, p_platform, p_kind, p_created_at, p_last_seen_at, p_encryption)
+                    ON CONFLICT (app_id, push_token) DO UPDATE SET
+                        uid = excluded.uid, session_id = excluded.session_id, provider_id = excluded.provider_id,
+                        platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at,
+                        encryption = excluded.encryption
+                    RETURNING t.created_at INTO stored_created_at;
+                    IF p_unique THEN
+                        WITH gone AS (
+                            DELETE FROM push_tokens t
+                            WHERE t.app_id = p_app_id AND t.uid = p_uid AND t.token_kind = p_kind AND t.push_token <> p_token
+                            RETURNING t.push_token)
+                        SELECT coalesce(array_agg(gone.push_token), '{}') INTO more FROM gone;
+                        removed := removed || more;
+                    END IF;
+                    WITH gone AS (
+                        DELETE FROM push_tokens t
+                        WHERE t.app_id = p_app_id AND t.uid = p_uid AND t.push_token NOT IN (
+                            SELECT k.push_token FROM push_tokens k WHERE k.app_id = p_app_id AND k.uid = p_uid
+                            ORDER BY k.last_seen_at DESC, k.push_token DESC LIMIT p_max_per_user)
+                        RETURNING t.push_token)
+                    SELECT coalesce(array_agg(gone.push_token), '{}') INTO more FROM gone;
+                    removed := removed || more;
+                    RETURN NEXT;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.

@@ -10,6 +10,7 @@ extension SQLStore: DeliveryRepository {
         .text("provider_id"), .text("platform"), .text("route"), .text("locale"), .integer("badge"), .integer("unread"), .text("status"),
         .text("reason"), .integer("attempts"), .bigint("next_attempt_at"), .bigint("lease_until"), .bigint("expires_at"),
         .integer("provider_status"), .text("provider_message_id"), .bigint("created_at"), .bigint("updated_at"),
+        .text("style"),
     ]
 
     static func deliveryRow(_ d: Delivery) -> [BulkValue] {
@@ -19,7 +20,7 @@ extension SQLStore: DeliveryRepository {
             BulkValue(d.platform?.rawValue), BulkValue(d.route?.rawValue), BulkValue(d.locale), BulkValue(d.badge), BulkValue(d.unread),
             BulkValue(d.status.rawValue), BulkValue(d.reason), BulkValue(d.attempts), BulkValue(d.nextAttemptAt?.ms), BulkValue(d.leaseUntil?.ms),
             BulkValue(d.expiresAt?.ms), BulkValue(d.providerStatus), BulkValue(d.providerMessageId), BulkValue(d.createdAt.ms),
-            BulkValue(d.updatedAt.ms),
+            BulkValue(d.updatedAt.ms), BulkValue(d.style.storedText),
         ]
     }
 
@@ -241,6 +242,7 @@ extension SQLStore: DeliveryRepository {
             providerId: providerId,
             platform: try row.optionalString("platform").flatMap(PushPlatform.init(rawValue:)),
             route: try row.optionalString("route").flatMap(PushRoute.init(rawValue:)),
+            style: PushStyle(storedText: try row.optionalString("style")),
             locale: try row.optionalString("locale"),
             badge: try row.optionalInt("badge"),
             unread: try row.optionalInt("unread"),

@@ -31,7 +31,7 @@ extension SQLStore: PushTokenRepository {
                 SELECT user_found, previous_uid, stored_created_at, removed FROM herald_register_token(
                     \(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
                     \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms),
-                    \(bind: unique), \(bind: Int64(maxPerUser)))
+                    \(bind: unique), \(bind: Int64(maxPerUser)), \(bind: token.encryption?.storedText))
                 """
             ).firstRow()
         }
@@ -68,12 +68,15 @@ extension SQLStore: PushTokenRepository {
 
             let row = try await db.raw(
                 """
-                INSERT INTO push_tokens (app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at)
+                INSERT INTO push_tokens (
+                    app_id, push_token, uid, session_id, provider_id, platform, token_kind, created_at, last_seen_at, encryption)
                 VALUES (\(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
-                        \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms))
+                        \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms),
+                        \(bind: token.encryption?.storedText))
                 ON CONFLICT (app_id, push_token) DO UPDATE SET
                     uid = excluded.uid, session_id = excluded.session_id, provider_id = excluded.provider_id,
-                    platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at
+                    platform = excluded.platform, token_kind = excluded.token_kind, last_seen_at = excluded.last_seen_at,
+                    encryption = excluded.encryption
                 RETURNING *
                 """
             ).firstRow()
@@ -198,7 +201,8 @@ extension SQLStore: PushTokenRepository {
             platform: platform,
             token: try row.string("push_token"),
             createdAt: try row.date("created_at"),
-            lastSeenAt: try row.date("last_seen_at")
+            lastSeenAt: try row.date("last_seen_at"),
+            encryption: PushEncryptionKeys(storedText: try row.optionalString("encryption"))
         )
     }
 }

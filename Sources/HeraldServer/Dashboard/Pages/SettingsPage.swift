@@ -16,4 +16,5 @@ struct SettingsPage: DashboardViewModel {
     let switches: [Switch]
     let policies: [DashboardOption]
     let formats: [DashboardOption]
+    let contentModes: [DashboardOption]
 }

@@ -1,0 +1,129 @@
+import Foundation
+import HeraldCore
+import HeraldModels
+import HeraldTestSupport
+import Testing
+
+/// A notification's whole life, end to end through the APNs and FCM stand-ins on both back-ends:
+/// the settings that shape it, mentions that break through, the private content modes.
+@Suite("Notification lifecycle")
+struct NotificationLifecycleTests {
+    @Test(arguments: TestBackend.available)
+    func theLifecycleSettingsAndPreferencesAreReadCheckedAndKept(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                let defaults = try await client.request(.get, "/v1/push/settings", bearer: world.apiKey).body
+                #expect(defaults["clearOnRead"].bool == true && defaults["clearCoalesceSeconds"].int == 5)
+                #expect(defaults["burstWindowSeconds"].int == 0 && defaults["contentMode"].string == "full")
+                #expect(defaults["androidChannels"]["mentions"].string == "mentions")
+
+                let patched = try await client.request(
+                    .patch,
+                    "/v1/push/settings",
+                    bearer: world.apiKey,
+                    json: ["burstWindowSeconds": 30, "contentMode": "idOnly", "androidChannels": ["calls": "ringing"], "clearOnRead": false]
+                )
+                #expect(patched.status == 200, "\(patched.text)")
+                #expect(patched.body["burstWindowSeconds"].int == 30 && patched.body["contentMode"].string == "idOnly")
+                #expect(
+                    patched.body["androidChannels"]["calls"].string == "ringing" && patched.body["androidChannels"]["messages"].string == "messages"
+                )
+                #expect(patched.body["clearOnRead"].bool == false)
+                let again = try await client.request(.get, "/v1/push/settings", bearer: world.apiKey).body
+                #expect(again["contentMode"].string == "idOnly" && again["androidChannels"]["calls"].string == "ringing")
+
+                for (body, field) in [
+                    (["contentMode": "secret"], "contentMode"), (["burstWindowSeconds": -1], "burstWindowSeconds"),
+                    (["clearCoalesceSeconds": 301], "clearCoalesceSeconds"), (["androidChannels": ["messages": ""]], "androidChannels.messages"),
+                ] as [([String: Any], String)] {
+                    let refused = try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: body)
+                    #expect(refused.status == 422 && refused.errorDetails?["field"] == field, "\(body): \(refused.text)")
+                }
+
+                let (session, _) = try await world.device(client, "bo", "apns_ios_device")
+                let mine = try await client.request(
+                    .patch,
+                    "/v1/me/preferences",
+                    bearer: session,
+                    json: ["keywords": ["release", "on call"], "contentMode": "encrypted"]
+                )
+                #expect(mine.status == 200 && mine.body["keywords"].strings == ["release", "on call"], "\(mine.text)")
+                #expect(mine.body["contentMode"].string == "encrypted")
+                let blank = try await client.request(.patch, "/v1/me/preferences", bearer: session, json: ["keywords": ["ok", " "]])
+                #expect(blank.status == 422 && blank.errorDetails?["field"] == "keywords[1]")
+                let back = try await client.request(.patch, "/v1/me/preferences", bearer: session, json: ["contentMode": "", "keywords": []])
+                #expect(back.body["contentMode"] == .null && back.body["keywords"].strings == [])
+            }
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func mentionsBreakThroughAndOthersWaitInTheSummary(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                let (_, bo) = try await world.device(client, "bo", "apns_ios_device")
+                let (_, cy) = try await world.device(client, "cy", "apns_ios_device")
+                let (deeSession, dee) = try await world.device(client, "dee", "apns_ios_device")
+                _ = try await client.request(
+                    .patch,
+                    "/v1/me/preferences",
+                    bearer: deeSession,
+                    json: ["keywords": ["Release"], "groupMentionsOnly": true]
+                )
+                try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
+                try await client.request(.put, "/v1/groups/team", bearer: world.apiKey, json: ["name": "Team"])
+                try await client.request(.post, "/v1/groups/team/members", bearer: world.apiKey, json: ["uids": ["ana", "bo", "cy", "dee"]])
+
+                try await world.post(
+                    client,
+                    EngineWorld.message(from: "ana", to: "team", text: "the release is out", receiverType: "group", extra: ["mentions": ["cy"]])
+                )
+                try await world.drain()
+                let boAPS = try #require(world.apnsPayloads(to: bo).last).payload["aps"]
+                #expect(boAPS["interruption-level"].string == "active" && boAPS["relevance-score"].double == Importance.groupRelevance)
+                #expect(boAPS["thread-id"].string == "group_team")
+                let cyAPS = try #require(world.apnsPayloads(to: cy).last).payload["aps"]
+                #expect(cyAPS["interruption-level"].string == "time-sensitive" && cyAPS["relevance-score"].double == 1.0)
+                let deeAPS = try #require(world.apnsPayloads(to: dee).last, "dee's keyword lets it through mentions-only").payload["aps"]
+                #expect(deeAPS["interruption-level"].string == "time-sensitive")
+
+                // Without the keyword, dee's mentions-only holds a group message back; @all does not.
+                try await world.post(client, EngineWorld.message(from: "ana", to: "team", text: "lunch?", receiverType: "group"))
+                try await world.drain()
+                #expect(world.apnsPayloads(to: dee).count == 1)
+                try await world.post(
+                    client,
+                    EngineWorld.message(from: "ana", to: "team", text: "standup", receiverType: "group", extra: ["mentionsAll": true])
+                )
+                try await world.drain()
+                #expect(world.apnsPayloads(to: dee).count == 2)
+                #expect(world.apnsPayloads(to: bo).last?.payload["aps"]["interruption-level"].string == "time-sensitive")
+            }
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func idOnlyPushesCarryNothingButIds(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                _ = try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["contentMode": "idOnly"])
+                let (_, phone) = try await world.device(client, "bo", "apns_ios_device")
+                try await world.device(client, "bo", "fcm_android")
+                try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "the secret plan", id: 42))
+                try await world.drain()
+                let pushed = try #require(world.apnsPayloads(to: phone).last)
+                #expect(pushed.headers["apns-collapse-id"] == "42" && pushed.headers["apns-push-type"] == "alert")
+                #expect(pushed.payload["aps"]["alert"]["loc-key"].string == PushPayloads.newMessageKey)
+                #expect(pushed.payload["aps"]["mutable-content"].int == 1 && pushed.payload["aps"]["badge"].int == 1)
+                #expect(pushed.payload["herald"]["messageId"].string == "42" && pushed.payload["herald"]["sender"].string == "ana")
+                #expect(pushed.payload["herald"]["conversationId"].string == "ana_user_bo")
+                #expect(Set(pushed.payload.object?.keys.map { $0 } ?? []) == ["aps", "herald"])
+                let fcm = try #require(world.fcm.lastMessage)
+                #expect(fcm["data"].stringObject == ["type": "message", "messageId": "42", "conversationId": "ana_user_bo", "sender": "ana"])
+                for body in world.apns.received.map(\.body) + world.fcm.messages {
+                    #expect(!String(decoding: body, as: UTF8.self).contains("secret plan"), "the text never leaves Herald")
+                }
+            }
+        }
+    }
+}
