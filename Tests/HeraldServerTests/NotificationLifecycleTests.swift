@@ -126,4 +126,69 @@ struct NotificationLifecycleTests {
             }
         }
     }
+
+    @Test(arguments: TestBackend.available)
+    func aReadClearsTheOtherDevicesAndClearsCoalesce(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.addWebhook()
+            try await world.herald.run { client in
+                let (laptop, readingPhone) = try await world.device(client, "bo", "apns_ios_device")
+                let (_, ipad) = try await world.device(client, "bo", "apns_ios_device")
+                let (_, android) = try await world.device(client, "bo", "fcm_android")
+                let (_, browser) = try await world.device(client, "bo", "fcm_web")
+                let laptopSession = try #require(try await client.request(.get, "/v1/me", bearer: laptop).body["sessionId"].string)
+                for (sender, id) in [("ana", 1), ("ana", 2), ("cy", 3)] {
+                    try await world.post(client, EngineWorld.message(from: sender, to: "bo", id: id))
+                }
+                try await world.drain()
+                let before = world.apns.received.count
+                let fcmBefore = world.fcm.messages.count
+                let hooksBefore = world.hook.envelopes.count
+
+                // Bo reads Ana's conversation on the laptop's session: the iPad and the Android phone are cleared.
+                try await world.post(
+                    client,
+                    ["type": "read", "uid": "bo", "conversationId": "ana_user_bo", "messageId": "2", "sessionId": laptopSession]
+                )
+                try await world.drain()
+                let cleared = world.apnsPayloads(to: ipad).last
+                #expect(cleared?.headers["apns-push-type"] == "background" && cleared?.headers["apns-priority"] == "5")
+                #expect(cleared?.payload["aps"]["content-available"].int == 1 && cleared?.payload["aps"]["badge"].int == 1, "cy's message is left")
+                #expect(cleared?.payload["aps"]["alert"] == .null && cleared?.payload["aps"]["sound"] == .null)
+                #expect(cleared?.payload["herald"]["type"].string == "clear" && cleared?.payload["herald"]["conversationId"].string == "ana_user_bo")
+                #expect(cleared?.payload["herald"]["upToMessageId"].string == "2")
+                #expect(world.apns.received.count == before + 1, "not the reading session's phone")
+                #expect(!world.apns.received.suffix(from: before).contains { $0.path.hasSuffix(readingPhone) })
+                let newFCM = world.fcm.messages.suffix(from: fcmBefore).map { JSONValue.parsing($0) }
+                #expect(newFCM.count == 1 && newFCM.first?["token"].string == android, "not the browser: it must show every push")
+                #expect(newFCM.first?["data"].stringObject == ["type": "clear", "conversationId": "ana_user_bo", "upToMessageId": "2"])
+                #expect(newFCM.first?["notification"] == .null && newFCM.first?["android"]["priority"].string == "NORMAL")
+                #expect(!newFCM.contains { $0["token"].string == browser })
+                let hook = try #require(world.hook.envelopes.suffix(from: hooksBefore).first)
+                #expect(hook["trigger"].string == "notification-cleared" && hook["data"]["to"]["uid"].string == "bo")
+                #expect(hook["data"]["notificationDetails"]["conversationId"].string == "ana_user_bo")
+
+                // Two more reads within clearCoalesceSeconds (5): nothing at once; one clear, the last read's, when the window closes.
+                try await world.post(client, ["type": "read", "uid": "bo", "conversationId": "ana_user_bo", "messageId": "4"])
+                try await world.post(client, ["type": "read", "uid": "bo", "conversationId": "ana_user_bo", "messageId": "5"])
+                try await world.drain()
+                #expect(world.apnsPayloads(to: ipad).count == 3 + 1, "three alerts, one clear")
+                world.clock.advance(by: 6)
+                try await world.drain()
+                let coalesced = world.apnsPayloads(to: ipad)
+                #expect(coalesced.count == 5 && coalesced.last?.payload["herald"]["upToMessageId"].string == "5")
+                #expect(world.apnsPayloads(to: readingPhone).count == 4, "the later reads named no session: every device is cleared")
+                world.clock.advance(by: 6)
+                try await world.drain()
+                #expect(world.apnsPayloads(to: ipad).count == 5, "an empty window sends nothing")
+
+                // With clearOnRead off, a read moves only the unread counts.
+                _ = try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["clearOnRead": false])
+                world.clock.advance(by: 6)
+                try await world.post(client, ["type": "read", "uid": "bo", "conversationId": "cy_user_bo"])
+                try await world.drain()
+                #expect(world.apnsPayloads(to: ipad).count == 5)
+            }
+        }
+    }
 }

@@ -17,6 +17,7 @@ public struct EnginePorts: Sendable {
     public var realtime: any RealtimeDelivery
     public var gateway: any PushGateway
     public var claims: any ClaimRepository
+    public var windows: any NoticeWindowRepository
     public var observer: any EngineObserver
     /// Feed items, for campaign pushes (whose deliveries name an item instead of an event).
     public var feed: (any FeedRepository)?
@@ -36,6 +37,7 @@ public struct EnginePorts: Sendable {
         realtime: any RealtimeDelivery,
         gateway: any PushGateway,
         claims: any ClaimRepository,
+        windows: any NoticeWindowRepository,
         observer: any EngineObserver = SilentObserver(),
         feed: (any FeedRepository)? = nil
     ) {
@@ -53,6 +55,7 @@ public struct EnginePorts: Sendable {
         self.realtime = realtime
         self.gateway = gateway
         self.claims = claims
+        self.windows = windows
         self.observer = observer
         self.feed = feed
     }

@@ -158,7 +158,8 @@ public enum EventParser {
             uid: uid,
             conversationId: conversationId,
             messageId: try event.scalarText("messageId"),
-            readAt: try event.date("readAt") ?? now
+            readAt: try event.date("readAt") ?? now,
+            sessionId: try event.string("sessionId")
         )
     }
 

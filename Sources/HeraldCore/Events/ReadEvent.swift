@@ -7,4 +7,6 @@ public struct ReadEvent: Codable, Sendable, Equatable {
     public var conversationId: String
     public var messageId: String?
     public var readAt: Date
+    /// The session (device) that read, when the backend names it: its devices are not cleared.
+    public var sessionId: String?
 }

@@ -12,6 +12,8 @@ struct BatchFacts: Sendable {
     var presence: [String: [PresenceRecord]] = [:]
     var tokens: [String: [PushToken]] = [:]
     var unread: [String: [String: Int]] = [:]
+    /// The recipients' notice windows (read when the app coalesces clears or holds bursts).
+    var windows: [NoticeWindow.Key: NoticeWindow] = [:]
 
     /// The event with the people and group it names resolved.
     func resolve(_ event: ChatEvent, app: App) -> ResolvedEvent {
@@ -32,7 +34,13 @@ struct BatchFacts: Sendable {
 
     /// Reads everything at once: five bulk reads of different tables run together (PostgreSQL and
     /// SQLite's readers take them in parallel), beside the users and groups the events name.
-    static func load(ports: EnginePorts, appId: String, recipients: [String], events: [StoredEvent]) async throws -> BatchFacts {
+    static func load(
+        ports: EnginePorts,
+        appId: String,
+        recipients: [String],
+        events: [StoredEvent],
+        windows needsWindows: Bool = false
+    ) async throws -> BatchFacts {
         let named = Set(events.flatMap { ResolvedEvent.namedUids($0.event) }).union(recipients)
         async let users = ports.directory.users(appId: appId, uids: Array(named))
         var facts = BatchFacts()
@@ -47,6 +55,9 @@ struct BatchFacts: Sendable {
             facts.presence = try await presence
             facts.tokens = Dictionary(grouping: try await tokens, by: \.uid)
             facts.unread = try await unread
+            if needsWindows {
+                facts.windows = Dictionary(try await ports.windows.windows(appId: appId, uids: recipients).map { ($0.key, $0) }) { $1 }
+            }
         }
         for guid in Set(events.compactMap { ResolvedEvent.namedGroup($0.event) }) {
             facts.groups[guid] = try await ports.groups.group(appId: appId, guid: guid)

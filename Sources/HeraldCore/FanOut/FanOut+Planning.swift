@@ -25,7 +25,15 @@ extension FanOut {
         var pages: [RecipientPage] = []
         for stored in events { pages.append(try await readPage(stored, appId: appId)) }
         let recipients = Array(Set(pages.flatMap(\.recipients)))
-        var facts = try await BatchFacts.load(ports: ports, appId: appId, recipients: recipients, events: events)
+        let settings = snapshot.settings
+        let windowed = events.contains { stored in
+            switch stored.event.body {
+            case .read: settings.clearOnRead || settings.burstWindowSeconds > 0
+            case .message: settings.burstWindowSeconds > 0
+            default: false
+            }
+        }
+        var facts = try await BatchFacts.load(ports: ports, appId: appId, recipients: recipients, events: events, windows: windowed)
         // Batches in flight at the same time see each other's increments.
         facts.unread = ledger.merged(appId: appId, uids: recipients, into: facts.unread)
         var increments: [UnreadKey] = []
@@ -80,6 +88,7 @@ extension FanOut {
         switch event.event.body {
         case .read(let read):
             step.unreadResets = [UnreadKey(uid: read.uid, conversationId: read.conversationId)]
+            planRead(read, of: event, facts: &facts, snapshot: snapshot, now: now, step: &step, into: &plan)
         case .session(let session):
             let planned = SessionEndPlan.make(session, event: event, snapshot: snapshot, now: now, texts: &texts)
             step.deliveries = planned.deliveries
@@ -88,6 +97,67 @@ extension FanOut {
             planRecipients(page.recipients, of: event, facts: &facts, snapshot: snapshot, now: now, texts: &texts, step: &step, into: &plan)
         }
         return step
+    }
+
+    /// A read: a burst held for the conversation is dropped (the user has seen it), and the
+    /// reader's other devices are cleared — at once, or when the clear window of the
+    /// conversation closes if a clear went out less than `clearCoalesceSeconds` ago (the last read
+    /// wins).
+    func planRead(
+        _ read: ReadEvent,
+        of event: ResolvedEvent,
+        facts: inout BatchFacts,
+        snapshot: AppSnapshot,
+        now: Date,
+        step: inout FanOutStep,
+        into plan: inout FanOutPlan
+    ) {
+        let appId = snapshot.app.id
+        let burst = NoticeWindow.Key(uid: read.uid, conversationId: read.conversationId, kind: .burst)
+        if facts.windows.removeValue(forKey: burst) != nil { step.windowChanges.append(.remove(appId: appId, key: burst)) }
+        let settings = snapshot.settings
+        guard settings.enabled, settings.clearOnRead else { return }
+        let key = NoticeWindow.Key(uid: read.uid, conversationId: read.conversationId, kind: .clear)
+        if let window = facts.windows[key], window.isOpen(at: now) {
+            step.windowChanges.append(
+                .hold(appId: appId, key: key, eventId: event.event.id, exceptSession: read.sessionId, closesAt: window.closesAt)
+            )
+            facts.windows[key]?.held += 1
+            return
+        }
+        var counts = facts.unread[read.uid] ?? [:]
+        let rows = ClearPlan.deliveries(
+            for: read,
+            eventId: event.event.id,
+            appId: appId,
+            tokens: facts.tokens[read.uid] ?? [],
+            providers: snapshot.providers,
+            exceptSession: read.sessionId,
+            badge: ClearPlan.badge(counts, reading: read.conversationId, settings: settings),
+            now: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(settings.chatTTLSeconds)),
+            status: .sending
+        )
+        counts[read.conversationId] = nil
+        facts.unread[read.uid] = counts
+        var texts = TextCache()
+        for row in rows {
+            let push = snapshot.usableCredential(row.providerId).flatMap { credential in
+                PushBuilder.push(for: row, of: event, snapshot: snapshot, settings: credential.config.settings, texts: &texts, now: now)
+            }
+            var failed = row
+            switch push {
+            case .success(let push): plan.pushes.append(PreparedPush(delivery: row, push: push))
+            case .failure(let reason):
+                failed.status = .failed
+                failed.reason = reason.description
+            }
+            step.deliveries.append(failed)
+        }
+        guard settings.clearCoalesceSeconds > 0, !rows.isEmpty else { return }
+        let window = NoticeWindow(appId: appId, key: key, closesAt: now.addingTimeInterval(TimeInterval(settings.clearCoalesceSeconds)))
+        step.windowChanges.append(.open(window))
+        facts.windows[key] = window
     }
 
     /// Each recipient decided and planned, their unread counts moved as they are told, and the

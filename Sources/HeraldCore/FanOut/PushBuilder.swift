@@ -23,6 +23,25 @@ enum PushBuilder {
             else { return .failure(.unsendable("no silent push for this token")) }
             return .success(push)
         }
+        switch delivery.style.kind {
+        case .clear, .retract:
+            if case .token(let token) = delivery.target, let platform = delivery.platform, platform.tokenKind.providerKind != provider.kind {
+                return .failure(.unsendable("provider \(delivery.providerId ?? "") is \(provider.kind.rawValue), not for \(token.prefix(8))…"))
+            }
+            let push = PushPayloads.notice(
+                delivery.style.kind,
+                of: event,
+                target: delivery.target,
+                uid: delivery.uid,
+                platform: delivery.platform,
+                badge: delivery.badge,
+                expiresAt: delivery.expiresAt,
+                now: now
+            )
+            return push.map { .success($0) } ?? .failure(.unsendable("no \(delivery.style.kind.rawValue) push for this target"))
+        case .notification, .summary:
+            break
+        }
         let text = texts.text(event, locale: delivery.locale, snapshot: snapshot)
         let context = PushContext(
             event: event,

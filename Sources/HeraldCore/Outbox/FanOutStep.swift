@@ -13,6 +13,8 @@ public struct FanOutStep: Sendable {
     public var unreadIncrements: [UnreadKey]
     /// (uid, conversation) pairs read: their count goes to zero.
     public var unreadResets: [UnreadKey]
+    /// Notice windows opened, held in or removed (clears coalesced, bursts held).
+    public var windowChanges: [WindowChange] = []
     /// Where the event was when this step began (nil: its first page).
     public var fromCursor: String?
     /// Where it is after this step (nil when done).

@@ -2,7 +2,8 @@ import Foundation
 
 /// Who must be told of an event: a user message's receiver; a group's members but the sender
 /// (in pages, never all at once); a reaction's message sender; a group action's members and
-/// target but the actor. The one who did it is never told of their own event.
+/// target but the actor; a read's reader (whose other devices are cleared). The one who did it is
+/// never told of their own event.
 public enum Recipients {
     /// The recipients that do not depend on a group's membership, and the group whose members
     /// are recipients too (paged by the fan-out).
@@ -16,8 +17,9 @@ public enum Recipients {
             return (without([r.messageSender], r.reactor.uid), nil, r.reactor.uid)
         case .groupAction(let g):
             return (without(g.target.map { [$0.uid] } ?? [], g.actor.uid), g.group.guid, g.actor.uid)
-        case .read:
-            return ([], nil, nil)
+        case .read(let r):
+            // The reader: their other devices are cleared.
+            return ([r.uid], nil, nil)
         case .session(let s):
             return ([s.uid], nil, nil)
         }

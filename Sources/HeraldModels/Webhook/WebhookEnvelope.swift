@@ -23,8 +23,15 @@ public struct WebhookEnvelope: Codable, Sendable, Equatable {
     public var region: String
     public var webhook: String
 
-    public init(uid: String, notificationDetails: JSONObject, appId: String, region: String) {
-        self.trigger = "push-notification-payload-generated"
+    /// CometChat's trigger for a notification.
+    public static let notificationTrigger = "push-notification-payload-generated"
+    /// Herald's trigger for a clear: the user read the conversation elsewhere.
+    public static let clearTrigger = "notification-cleared"
+    /// Herald's trigger for a retract: the message was deleted.
+    public static let retractTrigger = "notification-retracted"
+
+    public init(uid: String, notificationDetails: JSONObject, appId: String, region: String, trigger: String = notificationTrigger) {
+        self.trigger = trigger
         self.data = Payload(to: Recipient(uid: uid), notificationDetails: notificationDetails)
         self.appId = appId
         self.region = region

@@ -81,6 +81,7 @@ public struct HeraldServices: Sendable {
                 realtime: realtime,
                 gateway: gateway,
                 claims: store,
+                windows: store,
                 observer: observer,
                 feed: store
             ),

@@ -10,6 +10,8 @@ public struct DeliveryEngine: Sendable {
     public let fanOut: FanOut
     public let dispatcher: Dispatcher
     public let snapshots: AppSnapshots
+    /// Closes notice windows (coalesced clears, burst summaries) whose time is up.
+    public let windows: WindowSweeper
     let ports: EnginePorts
     let clock: any WallClock
     let wakeup = Wakeup()
@@ -24,6 +26,7 @@ public struct DeliveryEngine: Sendable {
         self.snapshots = AppSnapshots(ports: ports)
         self.dispatcher = Dispatcher(ports: ports, snapshots: snapshots, clock: clock)
         self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, clock: clock, claims: claims)
+        self.windows = WindowSweeper(ports: ports, snapshots: snapshots, claims: claims)
     }
 
     /// Events were stored: fan them out now rather than at the next poll.
@@ -42,6 +45,7 @@ public struct DeliveryEngine: Sendable {
             if result.events == 0 { break }
         }
         let due = now ?? clock.now()
+        try await windows.sweep(now: due)
         let claimed = try await ports.deliveries.claimDeliveries(limit: 1_000, now: due, claim: claims.claim(at: due))
         if !claimed.isEmpty {
             try await dispatcher.retry(claimed)

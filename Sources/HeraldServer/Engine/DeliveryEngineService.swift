@@ -87,9 +87,15 @@ struct DeliveryEngineService: Service {
 
     func outboxLoop(until stopping: StopSignal) async {
         var reported = ContinuousClock.now - .seconds(60)
+        var swept = ContinuousClock.now - .seconds(60)
         while !stopping.isSignalled, !Task.isCancelled {
             do {
                 let now = engine.clock.now()
+                // Notice windows whose time is up become deliveries due now, a few times a second.
+                if ContinuousClock.now - swept > .milliseconds(200) {
+                    swept = .now
+                    try await engine.windows.sweep(now: now)
+                }
                 let claimed = try await engine.ports.deliveries.claimDeliveries(limit: 500, now: now, claim: engine.claims.claim(at: now))
                 if !claimed.isEmpty {
                     try await engine.dispatcher.retry(claimed)

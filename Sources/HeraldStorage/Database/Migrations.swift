@@ -378,6 +378,22 @@ extension SQLStore {
                 """,
             ]
         ),
+        // Notice windows per (user, conversation): clears coalesced after one went out, and
+        // messages held for a burst summary after an alert; due ones are found by `closes_at`.
+        Migration(
+            version: 14,
+            name: "notice windows",
+            statements: [
+                """
+                CREATE TABLE notice_windows (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, kind TEXT NOT NULL,
+                    closes_at BIGINT NOT NULL, held INTEGER NOT NULL, count INTEGER NOT NULL, last_event_id TEXT,
+                    collapse_id TEXT, except_session TEXT, lease_until BIGINT, lease_owner TEXT,
+                    PRIMARY KEY (app_id, uid, conversation_id, kind))
+                """,
+                "CREATE INDEX notice_windows_due ON notice_windows (closes_at)",
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.

@@ -42,6 +42,8 @@ extension SQLStore: ClaimRepository {
                 UPDATE campaigns SET lease_until = 0, lease_owner = NULL WHERE status = 'sending' AND \(holder) RETURNING id
                 """
             ).rows().count
+            // Notice windows being closed: due again at once.
+            try await db.raw("UPDATE notice_windows SET lease_until = NULL, lease_owner = NULL WHERE lease_owner IS NOT NULL AND \(holder)").perform()
             return ReleasedClaims(events: events, deliveries: deliveries, campaigns: campaigns)
         }
     }

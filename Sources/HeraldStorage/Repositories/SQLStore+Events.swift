@@ -115,6 +115,7 @@ extension SQLStore: EventRepository {
                 rows: kept.flatMap(\.deliveries).map(Self.deliveryRow),
                 conflict: .ignore
             )
+            try await Self.applyWindowChanges(kept.flatMap(\.windowChanges), db: db)
             var increments: [UnreadCount: Int] = [:]
             for step in kept {
                 for key in step.unreadIncrements { increments[UnreadCount(appId: step.appId, key: key), default: 0] += 1 }

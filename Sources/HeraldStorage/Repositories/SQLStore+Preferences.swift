@@ -155,7 +155,7 @@ extension SQLStore: RecipientDirectory {
             var found: [String: [PushToken]] = [:]
             for token in try await lookup({ db in
                 try await db.select().column("*").from("push_tokens").where("app_id", .equal, appId).where("uid", .in, chunk)
-                    .orderBy("last_seen_at", .descending).orderBy("push_token", .descending).rows().map(Self.token)
+                    .orderBy("last_seen_at", .descending).orderBy("push_token", .descending).rows().map { try Self.token($0) }
             }) {
                 found[token.uid, default: []].append(token)
             }

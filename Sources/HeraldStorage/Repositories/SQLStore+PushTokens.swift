@@ -118,7 +118,7 @@ extension SQLStore: PushTokenRepository {
                 """
                 SELECT * FROM push_tokens WHERE app_id = \(bind: appId) AND session_id = \(bind: sessionId) ORDER BY last_seen_at DESC, push_token DESC
                 """
-            ).rows().map(Self.token)
+            ).rows().map { try Self.token($0) }
         }
     }
 
@@ -178,7 +178,7 @@ extension SQLStore: PushTokenRepository {
             if let uid { query = query.where("uid", .equal, uid) }
             return try await query.orderBy("pruned_at", .descending).limit(limit).rows().map { row in
                 PrunedToken(
-                    token: try Self.token(row),
+                    token: try Self.token(row, withKeys: false),
                     reason: try row.string("reason"),
                     hint: try row.optionalString("hint"),
                     invalidSince: try row.optionalDate("invalid_since"),
@@ -188,7 +188,8 @@ extension SQLStore: PushTokenRepository {
         }
     }
 
-    static func token(_ row: any SQLRow) throws -> PushToken {
+    /// A token row; `withKeys: false` for rows without the device's key (`pruned_tokens`).
+    static func token(_ row: any SQLRow, withKeys: Bool = true) throws -> PushToken {
         let platformText = try row.string("platform")
         guard let platform = PushPlatform(rawValue: platformText) else {
             throw HeraldError(.internal, "stored token has unknown platform \(platformText)")
@@ -202,7 +203,7 @@ extension SQLStore: PushTokenRepository {
             token: try row.string("push_token"),
             createdAt: try row.date("created_at"),
             lastSeenAt: try row.date("last_seen_at"),
-            encryption: PushEncryptionKeys(storedText: try row.optionalString("encryption"))
+            encryption: withKeys ? PushEncryptionKeys(storedText: try row.optionalString("encryption")) : nil
         )
     }
 }
