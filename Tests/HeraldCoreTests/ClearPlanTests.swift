@@ -65,3 +65,45 @@ struct ClearPlanTests {
         #expect(empty.deliveries.isEmpty && empty.close.reopenUntil == nil, "nothing waited: the window goes")
     }
 }
+
+/// Bursts from facts alone: the first message opens the window, the next are held, and the
+/// summary's words follow the recipient's language.
+@Suite("Burst summaries")
+struct BurstTests {
+    static let now = DecisionTests.now
+
+    static func plan(window: NoticeWindow?) throws -> RecipientPlan {
+        var context = try RecipientPlanTests.context()
+        context.burstWindow = 30
+        var texts = TextCache()
+        return RecipientPlan.make(RecipientPlanTests.bo, counts: [:], in: context, burst: window, texts: &texts)
+    }
+
+    @Test func theFirstMessageAlertsAndOpensTheWindowTheNextAreHeld() throws {
+        let first = try Self.plan(window: nil)
+        guard case .open(let window)? = first.windowChange else {
+            Issue.record("no window opened")
+            return
+        }
+        #expect(first.pushes.count == 1 && window.closesAt == Self.now.addingTimeInterval(30) && window.collapseId == "1")
+        let next = try Self.plan(window: window)
+        #expect(next.pushes.isEmpty && next.deliveries.map(\.status) == [.held])
+        #expect(next.unreadIncrement != nil, "a held message is unread all the same")
+        guard case .hold(_, let key, let eventId, _, let closesAt)? = next.windowChange else {
+            Issue.record("not held")
+            return
+        }
+        #expect(key.kind == .burst && key.conversationId == "ana_user_bo" && eventId == "evt_1" && closesAt == window.closesAt)
+        var closed = window
+        closed.closesAt = Self.now
+        if case .open? = try Self.plan(window: closed).windowChange {} else { Issue.record("a closed window does not hold") }
+    }
+
+    @Test func theSummaryIsInTheRecipientsLanguage() throws {
+        let event = try DecisionTests.event(DecisionTests.message)
+        #expect(BurstSummary.text(event, count: 5, locale: "pt-BR").body == "5 novas mensagens")
+        #expect(BurstSummary.text(event, count: 5, locale: "de_AT").body == "5 neue Nachrichten")
+        #expect(BurstSummary.text(event, count: 3, locale: "xx").body == "3 new messages")
+        #expect(BurstSummary.text(event, count: 3, locale: nil).title == "ana", "a direct conversation is titled with the sender")
+    }
+}

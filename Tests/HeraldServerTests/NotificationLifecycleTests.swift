@@ -191,4 +191,110 @@ struct NotificationLifecycleTests {
             }
         }
     }
+
+    @Test(arguments: TestBackend.available)
+    func editsReplaceAndDeletesRetractOnlyWhatWasShown(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.addWebhook()
+            try await world.herald.run { client in
+                let (_, bo) = try await world.device(client, "bo", "apns_ios_device")
+                let (_, boBrowser) = try await world.device(client, "bo", "fcm_web")
+                let (_, cy) = try await world.device(client, "cy", "fcm_android")
+                let (deeSession, dee) = try await world.device(client, "dee", "apns_ios_device")
+                _ = try await client.request(.patch, "/v1/me/preferences", bearer: deeSession, json: ["groupMentionsOnly": true])
+                try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
+                try await client.request(.put, "/v1/groups/team", bearer: world.apiKey, json: ["name": "Team"])
+                try await client.request(.post, "/v1/groups/team/members", bearer: world.apiKey, json: ["uids": ["ana", "bo", "cy", "dee"]])
+                try await world.post(client, EngineWorld.message(from: "ana", to: "team", text: "draft", id: 500, receiverType: "group"))
+                try await world.drain()
+                #expect(world.apnsPayloads(to: dee).isEmpty, "mentions only: dee was not alerted")
+
+                // An edit replaces the shown alert (same collapse id and tag), and skips dee.
+                var edit = EngineWorld.message(from: "ana", to: "team", text: "final", id: 500, receiverType: "group")
+                edit["action"] = "edited"
+                let edited = try await world.post(client, edit)
+                try await world.drain()
+                let replaced = try #require(world.apnsPayloads(to: bo).last)
+                #expect(replaced.headers["apns-collapse-id"] == "500" && replaced.payload["aps"]["alert"]["body"].string == "Ana: final")
+                let editLog = try await world.deliveries(client, edited[0])
+                #expect(editLog.contains { $0["uid"] as? String == "dee" && $0["reason"] as? String == "not_alerted" })
+
+                // A delete retracts it from those who were shown it: silent, not to browsers; webhooks hear of it.
+                let fcmBefore = world.fcm.messages.count
+                var delete = EngineWorld.message(from: "ana", to: "team", text: "final", id: 500, receiverType: "group")
+                delete["action"] = "deleted"
+                let deleted = try await world.post(client, delete)
+                try await world.drain()
+                let retract = try #require(world.apnsPayloads(to: bo).last)
+                #expect(retract.headers["apns-push-type"] == "background" && retract.headers["apns-priority"] == "5")
+                #expect(retract.payload["aps"]["content-available"].int == 1 && retract.payload["aps"]["alert"] == .null)
+                #expect(
+                    retract.payload["herald"].object == [
+                        "type": .string("retract"), "messageId": .string("500"), "conversationId": .string("group_team"),
+                    ]
+                )
+                let newFCM = world.fcm.messages.suffix(from: fcmBefore).map { JSONValue.parsing($0) }
+                #expect(newFCM.map { $0["token"].string } == [cy], "cy's Android phone, not bo's browser")
+                #expect(newFCM.first?["data"].stringObject == ["type": "retract", "messageId": "500", "conversationId": "group_team"])
+                #expect(!newFCM.contains { $0["token"].string == boBrowser })
+                #expect(world.apnsPayloads(to: dee).isEmpty)
+                #expect(world.hook.envelopes.contains { $0["trigger"].string == "notification-retracted" && $0["data"]["to"]["uid"].string == "cy" })
+                let log = try await world.deliveries(client, deleted[0])
+                #expect(log.contains { $0["uid"] as? String == "dee" && $0["reason"] as? String == "not_alerted" })
+                #expect(log.filter { $0["uid"] as? String == "bo" && $0["channel"] as? String == "push" }.count == 1)
+            }
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aBurstIsOneSummaryThatReplacesTheFirstAlert(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                _ = try await client.request(.patch, "/v1/push/settings", bearer: world.apiKey, json: ["burstWindowSeconds": 60])
+                let (_, phone) = try await world.device(client, "bo", "apns_ios_device", locale: "fr-FR")
+                let (_, android) = try await world.device(client, "bo", "fcm_android", locale: "fr-FR")
+                try await client.request(.put, "/v1/users/ana", bearer: world.apiKey, json: ["name": "Ana"])
+                var ids: [String] = []
+                for id in 101...104 {
+                    ids += try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "part \(id)", id: id))
+                    try await world.drain()
+                    world.clock.advance(by: 5)
+                }
+                #expect(world.apnsPayloads(to: phone).count == 1, "the first alerts; the next three wait")
+                let held = try await world.deliveries(client, ids[2])
+                #expect(held.map { $0["status"] as? String } == ["held"], "\(held)")
+
+                world.clock.advance(by: 50)
+                try await world.drain()
+                let pushes = world.apnsPayloads(to: phone)
+                let summary = try #require(pushes.last)
+                #expect(pushes.count == 2 && summary.headers["apns-collapse-id"] == "101", "it replaces the first alert")
+                #expect(summary.payload["aps"]["alert"]["title"].string == "Ana")
+                #expect(summary.payload["aps"]["alert"]["body"].string == "4 nouveaux messages", "in bo's language")
+                #expect(summary.payload["aps"]["badge"].int == 4 && summary.payload["aps"]["thread-id"].string == "ana_user_bo")
+                #expect(summary.payload["tag"].string == "104", "it tells of the last message")
+                let fcm = try #require(world.fcm.messages.map { JSONValue.parsing($0) }.last { $0["token"].string == android })
+                #expect(fcm["android"]["collapse_key"].string == "101" && fcm["data"]["body"].string == "4 nouveaux messages")
+                let log = try await world.deliveries(client, ids[3])
+                #expect(Set(log.compactMap { $0["status"] as? String }) == ["held", "delivered"], "\(log)")
+
+                // The window opens again after the summary; a read in it drops what it held.
+                try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "one more", id: 105))
+                try await world.drain()
+                #expect(world.apnsPayloads(to: phone).count == 2)
+                try await world.post(client, ["type": "read", "uid": "bo", "conversationId": "ana_user_bo"])
+                try await world.drain()
+                world.clock.advance(by: 120)
+                try await world.drain()
+                let after = world.apnsPayloads(to: phone)
+                #expect(after.count == 3 && after.last?.payload["herald"]["type"].string == "clear", "the read's clear, and no summary")
+                #expect(!after.contains { $0.payload["aps"]["alert"]["body"].string?.hasPrefix("2 ") == true })
+
+                // After the read a message alerts at once again.
+                try await world.post(client, EngineWorld.message(from: "ana", to: "bo", text: "hello again", id: 106))
+                try await world.drain()
+                #expect(world.apnsPayloads(to: phone).last?.payload["aps"]["alert"]["body"].string == "hello again")
+            }
+        }
+    }
 }

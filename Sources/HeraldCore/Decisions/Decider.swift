@@ -15,6 +15,8 @@ public enum Decider {
     ) -> Decision {
         guard settings.enabled else { return .skip(.pushDisabled) }
         if case .message(let message) = event.event.body, message.suppressPush { return .skip(.suppressed) }
+        // An edit replaces, a delete takes away, only a notification that was shown.
+        if recipient.alerted == false { return .skip(.notAlerted) }
         let preferences = recipient.preferences
         if !preferences.allows(event.event.kind) { return .skip(.preferenceOff) }
         if case .message(let message) = event.event.body, message.receiverType == .group, preferences.groupMentionsOnly == true,
@@ -49,11 +51,16 @@ public enum Decider {
         return .push(choices: choices, webhooks: webhooks, inAppSessions: connected)
     }
 
-    /// Which tokens an event goes to, and how. Chat events go to device tokens as alerts. A call
+    /// Which tokens an event goes to, and how. Chat events go to device tokens as alerts (a
+    /// deleted message's retract as a background push, not to browsers). A call
     /// being set up goes to each device's VoIP token when it has one (Kandy: PushKit for
     /// CallKit), else as an alert; any other call action is a background update.
     static func routes(for event: ResolvedEvent, _ tokens: [PushToken]) -> [PushChoice] {
         guard case .call(let call) = event.event.body else {
+            if case .message(let message) = event.event.body, message.action == .deleted {
+                // A retract is silent: never to a browser, which must show every push it gets.
+                return tokens.filter { $0.kind != .apnsVoIP && $0.platform != .fcmWeb }.map { PushChoice(token: $0, route: .background) }
+            }
             return tokens.filter { $0.kind != .apnsVoIP }.map { PushChoice(token: $0, route: .alert) }
         }
         guard call.callAction == .initiated else {

@@ -11,6 +11,8 @@ public struct RecipientFacts: Sendable {
     /// The recipient's online presence rows (grace period applied).
     public var presence: [PresenceRecord]
     public var tokens: [PushToken]
+    /// For an edit or a delete: whether the recipient was alerted to the message (nil for other events).
+    public var alerted: Bool?
 
     public init(
         uid: String,
@@ -18,7 +20,8 @@ public struct RecipientFacts: Sendable {
         preferences: NotificationPreferences = .init(),
         mutes: [ConversationMute] = [],
         presence: [PresenceRecord] = [],
-        tokens: [PushToken] = []
+        tokens: [PushToken] = [],
+        alerted: Bool? = nil
     ) {
         self.uid = uid
         self.user = user
@@ -26,5 +29,6 @@ public struct RecipientFacts: Sendable {
         self.mutes = mutes
         self.presence = presence
         self.tokens = tokens
+        self.alerted = alerted
     }
 }

@@ -21,4 +21,7 @@ public enum SkipReason: String, Sendable, CaseIterable {
     case noUsableTokens = "no_usable_tokens"
     /// Herald does not know the recipient (never synced, or deleted).
     case unknownUser = "unknown_user"
+    /// An edit or a delete of a message the recipient was never alerted to: nothing to replace
+    /// or take away.
+    case notAlerted = "not_alerted"
 }

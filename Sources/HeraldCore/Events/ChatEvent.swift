@@ -48,6 +48,12 @@ public struct ChatEvent: Sendable, Equatable {
 
     public var kind: EventKind { body.kind }
 
+    /// The message a message event is about (edits and deletes find its alerts by it).
+    public var messageId: String? {
+        if case .message(let message) = body { return message.idText }
+        return nil
+    }
+
     /// The event as the API shows it (`GET /v1/events/{eventId}`): what the backend posted, as it
     /// posted it; Herald's own session events, which nobody posted, as
     /// `{"type":"session","uid","sessionId","reason","devices":[{"providerId","platform"}]}`

@@ -14,6 +14,9 @@ struct BatchFacts: Sendable {
     var unread: [String: [String: Int]] = [:]
     /// The recipients' notice windows (read when the app coalesces clears or holds bursts).
     var windows: [NoticeWindow.Key: NoticeWindow] = [:]
+    /// For the edits and deletes of the batch (by event id): the recipients who were alerted to
+    /// the message.
+    var alerted: [String: Set<String>] = [:]
 
     /// The event with the people and group it names resolved.
     func resolve(_ event: ChatEvent, app: App) -> ResolvedEvent {
@@ -21,14 +24,15 @@ struct BatchFacts: Sendable {
     }
 
     /// What the decider needs of one recipient.
-    func recipient(_ uid: String, settings: PushSettings) -> RecipientFacts {
+    func recipient(_ uid: String, of event: ChatEvent, settings: PushSettings) -> RecipientFacts {
         RecipientFacts(
             uid: uid,
             user: users[uid],
             preferences: (preferences[uid] ?? .init()).over(settings.defaultPreferences),
             mutes: mutes[uid] ?? [],
             presence: presence[uid] ?? [],
-            tokens: tokens[uid] ?? []
+            tokens: tokens[uid] ?? [],
+            alerted: alerted[event.id].map { $0.contains(uid) }
         )
     }
 
@@ -58,6 +62,15 @@ struct BatchFacts: Sendable {
             if needsWindows {
                 facts.windows = Dictionary(try await ports.windows.windows(appId: appId, uids: recipients).map { ($0.key, $0) }) { $1 }
             }
+        }
+        for stored in events {
+            guard case .message(let message) = stored.event.body, message.action != .new, !recipients.isEmpty else { continue }
+            facts.alerted[stored.event.id] = try await ports.events.alertedRecipients(
+                appId: appId,
+                messageId: message.idText,
+                excluding: stored.event.id,
+                uids: recipients
+            )
         }
         for guid in Set(events.compactMap { ResolvedEvent.namedGroup($0.event) }) {
             facts.groups[guid] = try await ports.groups.group(appId: appId, guid: guid)

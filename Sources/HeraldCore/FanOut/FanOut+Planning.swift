@@ -174,11 +174,19 @@ extension FanOut {
     ) {
         let settings = snapshot.settings
         let ttl = event.isCall ? settings.callTTLSeconds : settings.chatTTLSeconds
-        let context = RecipientPlan.Context(event: event, snapshot: snapshot, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+        var context = RecipientPlan.Context(event: event, snapshot: snapshot, now: now, expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+        if settings.burstWindowSeconds > 0 { context.burstWindow = TimeInterval(settings.burstWindowSeconds) }
         var inApp: [String: [String]] = [:]  // locale → sessions
         for uid in uids {
-            let recipient = facts.recipient(uid, settings: settings)
-            let planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, texts: &texts)
+            let recipient = facts.recipient(uid, of: event.event, settings: settings)
+            let burstKey = NoticeWindow.Key(uid: uid, conversationId: event.conversationId, kind: .burst)
+            let planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: facts.windows[burstKey], texts: &texts)
+            switch planned.windowChange {
+            case .open(let window)?: facts.windows[burstKey] = window
+            case .hold?: facts.windows[burstKey]?.held += 1
+            default: break
+            }
+            if let change = planned.windowChange { step.windowChanges.append(change) }
             if let key = planned.unreadIncrement {
                 step.unreadIncrements.append(key)
                 facts.unread[uid, default: [:]][key.conversationId, default: 0] += 1

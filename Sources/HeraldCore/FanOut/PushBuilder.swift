@@ -42,7 +42,10 @@ enum PushBuilder {
         case .notification, .summary:
             break
         }
-        let text = texts.text(event, locale: delivery.locale, snapshot: snapshot)
+        let text =
+            delivery.style.kind == .summary
+            ? BurstSummary.text(event, count: delivery.style.count ?? 2, locale: delivery.locale)
+            : texts.text(event, locale: delivery.locale, snapshot: snapshot)
         let context = PushContext(
             event: event,
             text: text,

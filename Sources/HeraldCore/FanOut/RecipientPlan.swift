@@ -10,6 +10,8 @@ struct RecipientPlan: Sendable {
     var pushes: [PreparedPush] = []
     /// The (user, conversation) whose unread count grows by this event.
     var unreadIncrement: UnreadKey?
+    /// The recipient's burst window: opened by an alert, held in by the messages after it.
+    var windowChange: WindowChange?
 
     /// Everything the plan of one recipient is made from, shared by an event's recipients.
     struct Context {
@@ -18,9 +20,17 @@ struct RecipientPlan: Sendable {
         var now: Date
         /// When the event's pushes stop being worth delivering.
         var expiresAt: Date
+        /// How long messages after an alert are held for a summary (nil: no bursts).
+        var burstWindow: TimeInterval? = nil
     }
 
-    static func make(_ facts: RecipientFacts, counts: [String: Int], in context: Context, texts: inout TextCache) -> RecipientPlan {
+    static func make(
+        _ facts: RecipientFacts,
+        counts: [String: Int],
+        in context: Context,
+        burst window: NoticeWindow? = nil,
+        texts: inout TextCache
+    ) -> RecipientPlan {
         let event = context.event
         let settings = context.snapshot.settings
         let decision = Decider.decide(event, facts, settings: settings, providers: context.snapshot.providers, now: context.now)
@@ -44,6 +54,10 @@ struct RecipientPlan: Sendable {
         )
         base.style = style(for: facts, of: event, settings: settings)
         plan.deliveries = rows(for: decision, base: base, expiresAt: context.expiresAt)
+        if let burst = burstChange(for: decision, of: event, uid: facts.uid, window: window, in: context) {
+            plan.windowChange = burst
+            if case .hold = burst { plan.deliveries = heldRows(plan.deliveries) }
+        }
         for delivery in plan.deliveries where delivery.status == .sending {
             let push = context.snapshot.usableCredential(delivery.providerId).flatMap { credential in
                 PushBuilder.push(
@@ -63,13 +77,53 @@ struct RecipientPlan: Sendable {
         return plan
     }
 
-    /// How the recipient's pushes of the event are shaped: whether it mentions them (uid,
+    /// How the recipient's pushes of the event are shaped: a retract for a deleted message;
+    /// whether it mentions them (uid,
     /// `mentionsAll` or one of their keywords), and the content mode (theirs over the app's).
     static func style(for facts: RecipientFacts, of event: ResolvedEvent, settings: PushSettings) -> PushStyle {
-        PushStyle(
+        var retract = false
+        if case .message(let message) = event.event.body { retract = message.action == .deleted }
+        return PushStyle(
+            kind: retract ? .retract : .notification,
             mentioned: Importance.mentions(event.event, uid: facts.uid, keywords: facts.preferences.keywords ?? []),
             contentMode: facts.preferences.contentMode ?? settings.contentMode
         )
+    }
+
+    /// Bursts (`burstWindowSeconds` > 0): a new message pushed to a recipient opens their window
+    /// for the conversation; while it is open, the next messages are held for the summary.
+    static func burstChange(for decision: Decision, of event: ResolvedEvent, uid: String, window: NoticeWindow?, in context: Context) -> WindowChange?
+    {
+        guard let seconds = context.burstWindow, case .push = decision, case .message(let message) = event.event.body, message.action == .new
+        else { return nil }
+        let key = NoticeWindow.Key(uid: uid, conversationId: event.conversationId, kind: .burst)
+        if let window, window.isOpen(at: context.now) {
+            return .hold(appId: event.event.appId, key: key, eventId: event.event.id, exceptSession: nil, closesAt: window.closesAt)
+        }
+        return .open(
+            NoticeWindow(
+                appId: event.event.appId,
+                key: key,
+                closesAt: context.now.addingTimeInterval(seconds),
+                lastEventId: event.event.id,
+                collapseId: event.collapseId
+            )
+        )
+    }
+
+    /// A held message's rows: one `held` row in place of its pushes and webhook calls (the
+    /// summary goes to them), the in-app row kept.
+    static func heldRows(_ rows: [Delivery]) -> [Delivery] {
+        guard var held = rows.first(where: { $0.status == .sending }) else { return rows }
+        held.target = .none
+        held.providerId = nil
+        held.platform = nil
+        held.route = nil
+        held.sessionId = nil
+        held.expiresAt = nil
+        held.status = .held
+        held.reason = "held for the conversation's summary"
+        return [held] + rows.filter { $0.status == .inapp }
     }
 
     /// The delivery log's rows for a decision: one skipped row; one in-app row; or a row per

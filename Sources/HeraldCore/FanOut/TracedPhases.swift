@@ -28,6 +28,7 @@ final class TracedPhases {
                 switch delivery.status {
                 case .inapp: "inapp"
                 case .skipped: "skipped"
+                case .held: "held"
                 default: "push"
                 }
             counts[name, default: 0] += 1

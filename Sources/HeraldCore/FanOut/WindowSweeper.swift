@@ -33,12 +33,16 @@ public struct WindowSweeper: Sendable {
             let uids = Array(Set(waiting.map(\.key.uid)))
             let tokens = uids.isEmpty ? [:] : Dictionary(grouping: try await ports.directory.tokens(appId: appId, uids: uids), by: \.uid)
             let unread = uids.isEmpty ? [:] : try await ports.unread.unreadCounts(appId: appId, uids: uids)
+            // A summary speaks the user's language.
+            let summarised = Array(Set(waiting.filter { $0.key.kind == .burst }.map(\.key.uid)))
+            let users = summarised.isEmpty ? [:] : try await ports.directory.users(appId: appId, uids: summarised)
             for window in windows {
                 let planned = Self.close(
                     window,
                     snapshot: snapshot,
                     tokens: tokens[window.key.uid] ?? [],
                     unread: unread[window.key.uid] ?? [:],
+                    locale: users[window.key.uid]?.locale,
                     now: now
                 )
                 closes.append(planned.close)
@@ -55,6 +59,7 @@ public struct WindowSweeper: Sendable {
         snapshot: AppSnapshot,
         tokens: [PushToken],
         unread: [String: Int],
+        locale: String? = nil,
         now: Date
     ) -> (close: WindowClose, deliveries: [Delivery]) {
         let settings = snapshot.settings
@@ -78,7 +83,62 @@ public struct WindowSweeper: Sendable {
             let reopen = settings.clearCoalesceSeconds > 0 ? now.addingTimeInterval(TimeInterval(settings.clearCoalesceSeconds)) : nil
             return (WindowClose(window, reopenUntil: reopen), rows)
         case .burst:
-            return (WindowClose(window, reopenUntil: nil), [])
+            guard settings.burstWindowSeconds > 0 else { return (WindowClose(window, reopenUntil: nil), []) }
+            let rows = summaries(of: window, eventId: eventId, snapshot: snapshot, tokens: tokens, unread: unread, locale: locale, now: now)
+            return (WindowClose(window, reopenUntil: now.addingTimeInterval(TimeInterval(settings.burstWindowSeconds))), rows)
         }
+    }
+
+    /// A burst's summary: an alert to each of the user's devices (as a message's would go: not
+    /// VoIP tokens) and webhooks, telling of the last message held, counting every message since
+    /// the window opened and replacing the first alert (its collapse id).
+    static func summaries(
+        of window: NoticeWindow,
+        eventId: String,
+        snapshot: AppSnapshot,
+        tokens: [PushToken],
+        unread: [String: Int],
+        locale: String?,
+        now: Date
+    ) -> [Delivery] {
+        let settings = snapshot.settings
+        let base = Delivery(
+            appId: window.appId,
+            subject: .event(eventId),
+            uid: window.key.uid,
+            target: .none,
+            route: .alert,
+            style: PushStyle(kind: .summary, contentMode: settings.contentMode, count: window.count, replaces: window.collapseId),
+            locale: locale,
+            badge: settings.badge ? unread.values.reduce(0, +) : nil,
+            unread: unread[window.key.conversationId],
+            status: .pending,
+            nextAttemptAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(settings.chatTTLSeconds)),
+            createdAt: now
+        )
+        var rows: [Delivery] = []
+        for token in tokens where token.kind != .apnsVoIP && snapshot.providers[token.providerId]?.isUsable == true {
+            var row = base
+            row.id = Identifier.timeOrdered("dlv_")
+            row.target = .token(token.token)
+            row.providerId = token.providerId
+            row.platform = token.platform
+            row.sessionId = token.sessionId
+            if row.style.contentMode == .encrypted {
+                row.style.sealedTo = token.encryption
+                if token.encryption == nil { row.style.contentMode = .idOnly }
+            }
+            rows.append(row)
+        }
+        for provider in snapshot.providers.values.sorted(by: { $0.providerId < $1.providerId }) where provider.kind == .custom && provider.isUsable {
+            var row = base
+            row.id = Identifier.timeOrdered("dlv_")
+            row.target = .webhook(providerId: provider.providerId)
+            row.providerId = provider.providerId
+            row.route = nil
+            rows.append(row)
+        }
+        return rows
     }
 }

@@ -14,6 +14,8 @@ public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
     case failed
     /// Not delivered before it stopped being worth delivering (a call after a minute).
     case expired
+    /// Held in a burst window: the summary that replaces the conversation's first alert tells of it.
+    case held
 
     public var isFinal: Bool { ![.pending, .sending].contains(self) }
 }

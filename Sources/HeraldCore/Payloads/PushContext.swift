@@ -44,6 +44,9 @@ public struct PushContext: Sendable {
     var importance: (level: APS.InterruptionLevel, relevance: Double) { Importance.level(event, mentioned: style.mentioned) }
     /// The content mode that applies: calls always carry what CallKit needs.
     var contentMode: ContentMode { event.isCall ? .full : style.contentMode }
+    /// What the alert replaces: a burst summary the conversation's first alert, otherwise the
+    /// event's own collapse id (an edit replaces its message's alert).
+    var collapseId: String? { style.kind == .summary ? style.replaces ?? event.collapseId : event.collapseId }
     /// Android's `notification.tag`: the conversation, so that it is one notification.
     var conversationTag: String? { event.conversationId.isEmpty ? nil : event.conversationId }
     /// Android's notification channel for the push: calls, mentions, or messages.

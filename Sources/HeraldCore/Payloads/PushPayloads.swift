@@ -35,7 +35,7 @@ public enum PushPayloads {
         let expiration = APNsExpiration(context.expiresAt)
         switch route {
         case .alert:
-            let headers = APNsHeaders(.alert, expiration: expiration, collapseId: context.event.collapseId)
+            let headers = APNsHeaders(.alert, expiration: expiration, collapseId: context.collapseId)
             if context.contentMode != .full { return shieldedAPNs(context, token: token, headers: headers, provider: provider) }
             let aps = alertAPS(context, contentAvailable: provider?.contentAvailable == true, mutableContent: provider?.mutableContent == true)
             return APNsPush(deviceToken: token, headers: headers, aps: aps, fields: fields)
@@ -153,7 +153,7 @@ public enum PushPayloads {
     /// `webpush` block (`Urgency`, `TTL`) and no `android`.
     public static func fcm(_ context: PushContext, token: String, platform: PushPlatform, route: PushRoute, provider: ProviderSettings) -> FCMPush {
         let visible = provider.includesNotification && route != .background
-        let collapse = route == .alert ? context.event.collapseId : nil
+        let collapse = route == .alert ? context.collapseId : nil
         let shielded = context.contentMode != .full && route == .alert
         var push = FCMPush(token: token, data: shielded ? shieldedData(context) : dataFields(context))
         let title: String? = shielded ? nil : context.text.title

@@ -22,6 +22,10 @@ public protocol EventRepository: Sendable {
     func renewEventLeases(ids: [String], until: Date) async throws
     /// The app's events, newest first.
     func events(appId: String, before: Date?, limit: Int) async throws -> [StoredEvent]
+    /// Which of `uids` were alerted to a message (a push of one of its events, other than
+    /// `eventId`, delivered or on its way): an edit replaces only their notification, a delete
+    /// retracts only theirs.
+    func alertedRecipients(appId: String, messageId: String, excluding eventId: String, uids: [String]) async throws -> Set<String>
     /// Events not yet fanned out (all apps).
     func pendingEventCount() async throws -> Int
 }

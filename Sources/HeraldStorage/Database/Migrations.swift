@@ -394,6 +394,16 @@ extension SQLStore {
                 "CREATE INDEX notice_windows_due ON notice_windows (closes_at)",
             ]
         ),
+        // The message an event is about, so that an edit or a delete reaches only those who were
+        // alerted to the message (through its events' deliveries).
+        Migration(
+            version: 15,
+            name: "event message id",
+            statements: [
+                "ALTER TABLE events ADD COLUMN message_id TEXT",
+                "CREATE INDEX events_by_message ON events (app_id, message_id) WHERE message_id IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.

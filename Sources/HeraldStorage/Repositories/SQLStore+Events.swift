@@ -12,7 +12,7 @@ extension SQLStore: EventRepository {
     static let eventColumns: [BulkColumn] = [
         .text("id"), .text("app_id"), .text("client_id"), .text("type"), .text("body"), .bigint("received_at"), .text("status"),
         .bigint("lease_until"),
-        .text("lease_owner"), .text("trace_parent"),
+        .text("lease_owner"), .text("trace_parent"), .text("message_id"),
     ]
 
     public func insertEvents(_ events: [ChatEvent], claim: Claim?) async throws -> [String] {
@@ -22,7 +22,7 @@ extension SQLStore: EventRepository {
                 BulkValue(event.id), BulkValue(event.appId), BulkValue(event.clientId), BulkValue(event.kind.rawValue),
                 BulkValue(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)),
                 BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claim?.until.ms), BulkValue(claim?.owner),
-                BulkValue(event.traceParent),
+                BulkValue(event.traceParent), BulkValue(event.messageId),
             ]
         }
         return try await transaction { db in
@@ -49,6 +49,25 @@ extension SQLStore: EventRepository {
                 }
             }
             return events.map { event in event.clientId.flatMap { byClientId[$0] } ?? event.id }
+        }
+    }
+
+    public func alertedRecipients(appId: String, messageId: String, excluding eventId: String, uids: [String]) async throws -> Set<String> {
+        guard !uids.isEmpty else { return [] }
+        return try await lookup { db in
+            var alerted = Set<String>()
+            for chunk in uids.chunks(of: Self.rowChunk) {
+                let rows = try await db.raw(
+                    """
+                    SELECT DISTINCT d.uid FROM events e JOIN deliveries d ON d.event_id = e.id
+                    WHERE e.app_id = \(bind: appId) AND e.message_id = \(bind: messageId) AND e.id <> \(bind: eventId)
+                      AND d.channel = 'push' AND d.route = 'alert' AND d.status IN ('delivered', 'sending', 'pending')
+                      AND d.uid IN (\(binds: chunk))
+                    """
+                ).rows()
+                for row in rows { alerted.insert(try row.string("uid")) }
+            }
+            return alerted
         }
     }
 
