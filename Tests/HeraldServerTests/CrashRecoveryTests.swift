@@ -4,6 +4,70 @@ import HeraldModels
 import HeraldTestSupport
 import Testing
 
+/// Burst windows are stored: a process killed while messages are held in them, started again,
+/// sends each conversation's one summary (replacing its first alert), and never the held
+/// messages one by one. (The window is long enough for PostgreSQL to take over the dead
+/// process's claims first — seconds after its heartbeat stops; a message fanned out after its
+/// window closed alerts by itself, as it should.)
+@Suite("Crash recovery: burst windows")
+struct BurstCrashTests {
+    @Test(arguments: TestBackend.available)
+    func aBurstWindowSurvivesAKill(_ backend: TestBackend) async throws {
+        let world = try await ProcessWorld.make(backend, name: "Burst", record: true)
+        defer { Task { await world.close() } }
+        var process = try await HeraldProcess.start(environment: world.environment)
+        try await world.addProviders(process)
+        let tokens = try await world.addUsers(process, count: 20)
+        _ = try await world.call(process, .PUT, "/v1/users/ana", ["name": "Ana"])
+        let settings = try await world.call(process, .PATCH, "/v1/push/settings", ["burstWindowSeconds": 20])
+        #expect(settings.status == 200, "\(settings.text)")
+        func message(_ id: Int, to uid: String) -> [String: Any] {
+            ["type": "message", "message": ["id": id, "text": "part \(id)", "sender": "ana", "receiver": uid, "receiverType": "user"]]
+        }
+        let uids = tokens.keys.sorted()
+        // Each user's first message (ids 1000+n) alerts; three more (2000+n, 3000+n, 4000+n) are held.
+        let first = try await world.call(
+            process,
+            .POST,
+            "/v1/events",
+            ["events": uids.enumerated().map { message(1_000 + $0.offset, to: $0.element) }]
+        )
+        #expect(first.status == 202)
+        let alerts = Set(uids.enumerated().map { tokens[$0.element]! + "|" + String(1_000 + $0.offset) })
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !alerts.isSubset(of: Set(world.acceptedPushes())), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try #require(alerts.isSubset(of: Set(world.acceptedPushes())), "the first alerts arrived")
+        for round in 2...4 {
+            let held = try await world.call(
+                process,
+                .POST,
+                "/v1/events",
+                ["events": uids.enumerated().map { message(round * 1_000 + $0.offset, to: $0.element) }]
+            )
+            #expect(held.status == 202)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        process.kill()
+        process = try await HeraldProcess.start(environment: world.environment)
+        defer { process.kill(SIGTERM) }
+
+        let summaries = Set(uids.enumerated().map { tokens[$0.element]! + "|" + String(4_000 + $0.offset) })
+        let summaryDeadline = ContinuousClock.now + .seconds(60)
+        while !summaries.isSubset(of: Set(world.acceptedPushes())), ContinuousClock.now < summaryDeadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let got = world.acceptedPushes()
+        #expect(summaries.isSubset(of: Set(got)), "\(summaries.subtracting(got).count) of \(summaries.count) summaries never arrived")
+        let heldAlone = got.filter { push in
+            let id = push.split(separator: "|").last ?? ""
+            return id.count == 4 && (id.hasPrefix("2") || id.hasPrefix("3"))
+        }
+        #expect(heldAlone.isEmpty, "held messages pushed one by one: \(heldAlone.prefix(3))")
+        let bodies = world.apns.received.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(bodies.filter { $0.contains("4 new messages") }.count >= uids.count / 2, "each iPhone's summary counts the four")
+    }
+}
+
 /// A `herald` process killed with SIGKILL in the middle of a fan-out and its sends, then started
 /// again on the same database: every accepted delivery reaches APNs, none is lost, and the
 /// pushes sent twice are few (at most what was in flight when it died).

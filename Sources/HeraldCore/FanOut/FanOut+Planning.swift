@@ -34,8 +34,9 @@ extension FanOut {
             }
         }
         var facts = try await BatchFacts.load(ports: ports, appId: appId, recipients: recipients, events: events, windows: windowed)
-        // Batches in flight at the same time see each other's increments.
+        // Batches in flight at the same time see each other's increments and windows.
         facts.unread = ledger.merged(appId: appId, uids: recipients, into: facts.unread)
+        if windowed { facts.windows = windowsInFlight.merged(appId: appId, uids: recipients, into: facts.windows) }
         var increments: [UnreadKey] = []
         var texts = TextCache()
         for page in pages {
@@ -180,7 +181,11 @@ extension FanOut {
         for uid in uids {
             let recipient = facts.recipient(uid, of: event.event, settings: settings)
             let burstKey = NoticeWindow.Key(uid: uid, conversationId: event.conversationId, kind: .burst)
-            let planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: facts.windows[burstKey], texts: &texts)
+            var planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: facts.windows[burstKey], texts: &texts)
+            if case .open(let window)? = planned.windowChange, let opened = windowsInFlight.open(window, at: now) {
+                // Another batch alerted this conversation a moment ago: this message waits in its window.
+                planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: opened, texts: &texts)
+            }
             switch planned.windowChange {
             case .open(let window)?: facts.windows[burstKey] = window
             case .hold?: facts.windows[burstKey]?.held += 1

@@ -16,6 +16,7 @@ public struct FanOut: Sendable {
     let dispatcher: Dispatcher
     public let handOff: EventHandOff
     let ledger: UnreadLedger
+    let windowsInFlight = WindowLedger()
     let clock: any WallClock
     public var pageSize: Int
     /// Who this process claims events as, and for how long before another worker may take one over.
@@ -63,6 +64,11 @@ public struct FanOut: Sendable {
         var timing = FanOutTiming()
         var plan = try await self.plan(batch, now: now)
         defer { for (appId, keys) in plan.unreadInFlight { ledger.add(appId: appId, keys, by: -1) } }
+        let opened = plan.steps.flatMap(\.windowChanges).compactMap { change -> NoticeWindow? in
+            if case .open(let window) = change { return window }
+            return nil
+        }
+        defer { windowsInFlight.remove(opened) }
         timing.decided()
         plan.record(await dispatcher.send(plan.pushes, snapshots: plan.snapshots))
         timing.sent()

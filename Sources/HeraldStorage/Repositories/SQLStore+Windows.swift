@@ -65,8 +65,15 @@ extension SQLStore: NoticeWindowRepository {
     }
 
     /// The window changes of committed fan-out steps, inside their transaction.
+    /// In the order of their keys, so that concurrent commits lock the rows they share in the same
+    /// order (PostgreSQL would otherwise abort one of two transactions upserting the same windows
+    /// in opposite orders as a deadlock).
     static func applyWindowChanges(_ changes: [WindowChange], db: any SQLDatabase) async throws {
-        for change in changes {
+        let ordered = changes.enumerated().sorted { left, right in
+            let (a, b) = (left.element.lockOrder, right.element.lockOrder)
+            return a != b ? a < b : left.offset < right.offset
+        }
+        for change in ordered.map(\.element) {
             switch change {
             case .open(let window):
                 try await db.raw(
@@ -82,14 +89,19 @@ extension SQLStore: NoticeWindowRepository {
                     """
                 ).perform()
             case .hold(let appId, let key, let eventId, let exceptSession, let closesAt):
+                // The latest event is the one told of (event ids grow with time): batches decided
+                // together may commit in either order.
                 try await db.raw(
                     """
                     INSERT INTO notice_windows (app_id, uid, conversation_id, kind, closes_at, held, count, last_event_id, except_session)
                     VALUES (\(bind: appId), \(bind: key.uid), \(bind: key.conversationId), \(bind: key.kind.rawValue), \(bind: closesAt.ms),
                         1, 2, \(bind: eventId), \(bind: exceptSession))
                     ON CONFLICT (app_id, uid, conversation_id, kind) DO UPDATE SET
-                        held = notice_windows.held + 1, count = notice_windows.count + 1, last_event_id = excluded.last_event_id,
-                        except_session = excluded.except_session
+                        held = notice_windows.held + 1, count = notice_windows.count + 1,
+                        last_event_id = CASE WHEN notice_windows.last_event_id IS NULL OR excluded.last_event_id > notice_windows.last_event_id
+                            THEN excluded.last_event_id ELSE notice_windows.last_event_id END,
+                        except_session = CASE WHEN notice_windows.last_event_id IS NULL OR excluded.last_event_id > notice_windows.last_event_id
+                            THEN excluded.except_session ELSE notice_windows.except_session END
                     """
                 ).perform()
             case .remove(let appId, let key):
@@ -118,5 +130,16 @@ extension SQLStore: NoticeWindowRepository {
             collapseId: try row.optionalString("collapse_id"),
             exceptSession: try row.optionalString("except_session")
         )
+    }
+}
+
+extension WindowChange {
+    /// The row it locks, as text that sorts the same way everywhere.
+    var lockOrder: String {
+        switch self {
+        case .open(let window): [window.appId, window.key.uid, window.key.conversationId, window.key.kind.rawValue].joined(separator: "\u{1}")
+        case .hold(let appId, let key, _, _, _), .remove(let appId, let key):
+            [appId, key.uid, key.conversationId, key.kind.rawValue].joined(separator: "\u{1}")
+        }
     }
 }
