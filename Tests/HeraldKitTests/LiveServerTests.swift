@@ -55,6 +55,29 @@ struct LiveServerTests {
         }
     }
 
+    @Test func receiptsFromThePushPayloadAreBatchedAndRecordedOnce() async throws {
+        try await EngineWorld.with(.sqlite) { world in
+            try await world.herald.runLive { client, port in
+                let (session, phone) = try await world.device(client, "bo", "apns_ios_device")
+                let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
+                _ = try await herald.login(authToken: session)
+                let ids = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", id: 88))
+                try await world.drain()
+                let userInfo = try #require(world.apnsUserInfos(to: phone).last)
+                await herald.noteReceipt(.received, payload: userInfo)
+                await herald.noteReceipt(.opened, payload: userInfo)
+                await herald.noteReceipt(.opened, payload: ["aps": ["content-available": 1], "herald": ["type": "clear", "conversationId": "c"]])
+                #expect(await herald.pendingReceiptCount == 2, "a clear names no push to report")
+                #expect(try await herald.flushReceipts() == 2)
+                await herald.noteReceipt(.received, payload: userInfo)
+                #expect(try await herald.flushReceipts() == 0, "recorded once")
+                #expect(await herald.pendingReceiptCount == 0)
+                let log = try await world.log(client, ids[0])
+                #expect(log.body["counts"]["received"].int == 1 && log.body["counts"]["opened"].int == 1)
+            }
+        }
+    }
+
     @Test func theFeedPagesFiltersMarksAndTracksPushes() async throws {
         try await EngineWorld.with(.sqlite) { world in
             try await world.herald.runLive { client, port in

@@ -297,4 +297,48 @@ struct NotificationLifecycleTests {
             }
         }
     }
+
+    @Test(arguments: TestBackend.available)
+    func devicesReportPushesReceivedAndOpened(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend) { world in
+            try await world.herald.run { client in
+                let (bo, _) = try await world.device(client, "bo", "apns_ios_device")
+                let (cy, _) = try await world.device(client, "cy", "apns_ios_device")
+                let ids = try await world.post(client, EngineWorld.message(from: "ana", to: "bo", id: 77))
+                try await world.drain()
+                let receipts: [[String: Any]] = [
+                    ["type": "received", "messageId": "77", "at": "2026-11-24T10:00:00Z"], ["type": "opened", "messageId": "77"],
+                ]
+                // Another user's receipt for the message changes nothing of bo's.
+                let stranger = try await client.request(.post, "/v1/me/receipts", bearer: cy, json: ["receipts": receipts])
+                #expect(stranger.status == 200 && stranger.body["recorded"].int == 0, "\(stranger.text)")
+                let first = try await client.request(.post, "/v1/me/receipts", bearer: bo, json: ["receipts": receipts])
+                #expect(first.status == 200 && first.body["recorded"].int == 2, "\(first.text)")
+                let again = try await client.request(.post, "/v1/me/receipts", bearer: bo, json: ["receipts": receipts])
+                #expect(again.body["recorded"].int == 0, "idempotent")
+
+                let log = try await world.log(client, ids[0])
+                #expect(log.body["counts"]["received"].int == 1 && log.body["counts"]["opened"].int == 1 && log.body["counts"]["delivered"].int == 1)
+                let row = try #require(log.body["deliveries"].array?.first)
+                #expect(row["receivedAt"].string == "2026-11-24T10:00:00.000Z" && row["openedAt"].string != nil, "\(row)")
+
+                for (body, field) in [
+                    (["receipts": [["type": "seen", "messageId": "77"]]], "receipts[0].type"),
+                    (["receipts": [["type": "opened"]]], "receipts[0]"),
+                    (["receipts": [["type": "opened", "messageId": "77", "pushNotificationId": "p"]]], "receipts[0]"),
+                ] as [([String: Any], String)] {
+                    let refused = try await client.request(.post, "/v1/me/receipts", bearer: bo, json: body)
+                    #expect([400, 422].contains(refused.status), "\(body): \(refused.text)")
+                    if refused.status == 422 { #expect(refused.errorDetails?["field"] == field, "\(refused.text)") }
+                }
+                let tooMany = try await client.request(
+                    .post,
+                    "/v1/me/receipts",
+                    bearer: bo,
+                    json: ["receipts": Array(repeating: ["type": "received", "messageId": "77"], count: 101)]
+                )
+                #expect([400, 422].contains(tooMany.status))
+            }
+        }
+    }
 }

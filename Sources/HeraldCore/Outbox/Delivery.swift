@@ -34,6 +34,9 @@ public struct Delivery: Sendable, Equatable {
     public var providerMessageId: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When the device reported the push arrived, and when the user opened it.
+    public var receivedAt: Date?
+    public var openedAt: Date?
 
     public init(
         id: String = Identifier.timeOrdered("dlv_"),
@@ -58,7 +61,9 @@ public struct Delivery: Sendable, Equatable {
         providerStatus: Int? = nil,
         providerMessageId: String? = nil,
         createdAt: Date,
-        updatedAt: Date? = nil
+        updatedAt: Date? = nil,
+        receivedAt: Date? = nil,
+        openedAt: Date? = nil
     ) {
         self.id = id
         self.appId = appId
@@ -83,6 +88,8 @@ public struct Delivery: Sendable, Equatable {
         self.providerMessageId = providerMessageId
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
+        self.receivedAt = receivedAt
+        self.openedAt = openedAt
     }
 
     public var channel: DeliveryChannel { target.channel }

@@ -32,6 +32,9 @@ public struct DeliveryStats: Sendable, Equatable {
     /// Provider id (or `-` for deliveries that went to none) → status → count.
     public var byProvider: [String: [DeliveryStatus: Int]]
     public var topReasons: [Reason]
+    /// Pushes devices reported received, and opened (HeraldKit's receipts).
+    public var received = 0
+    public var opened = 0
 
     public init(since: Date, bucketSeconds: Int, buckets: [Bucket], byProvider: [String: [DeliveryStatus: Int]], topReasons: [Reason]) {
         self.since = since

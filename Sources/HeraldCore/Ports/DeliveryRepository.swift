@@ -5,6 +5,11 @@ public protocol DeliveryRepository: Sendable {
     /// Claims deliveries due now: pending ones whose time has come, and sending ones whose lease
     /// ran out. With several processes each delivery goes to one.
     func claimDeliveries(limit: Int, now: Date, claim: Claim) async throws -> [Delivery]
+    /// Marks the user's pushes of each receipt's message received (and opened) at its time, if
+    /// not already; returns how many receipts changed a delivery.
+    func recordReceipts(appId: String, uid: String, _ receipts: [DeviceReceipt]) async throws -> Int
+    /// How many of an event's deliveries devices reported received and opened.
+    func receiptCounts(appId: String, eventId: String) async throws -> (received: Int, opened: Int)
     /// Records attempts' results in one transaction.
     func updateDeliveries(_ updates: [DeliveryUpdate]) async throws
     func deliveries(appId: String, filter: DeliveryFilter, after cursor: String?, limit: Int) async throws -> [Delivery]

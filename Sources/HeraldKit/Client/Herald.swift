@@ -54,6 +54,8 @@ public actor Herald {
     var authToken: String?
     /// The signed-in user, if any.
     public private(set) var loggedInUser: LoggedInUser?
+    /// Receipts waiting for ``flushReceipts()``.
+    var pendingReceipts: [PushReceipt] = []
     /// Tokens registered through this client for the current session (unregistered at logout).
     public private(set) var registeredTokens: [PushTokenRegistration] = []
     /// A registration made before login, sent once logged in.

@@ -38,13 +38,18 @@ extension APIHandler {
             after: input.query.cursor,
             limit: limit
         )
-        let counts = try await services.store.deliveryCounts(appId: appId, eventId: stored.event.id)
+        var counts = Dictionary(
+            uniqueKeysWithValues: try await services.store.deliveryCounts(appId: appId, eventId: stored.event.id).map { ($0.key.rawValue, $0.value) }
+        )
+        let receipts = try await services.store.receiptCounts(appId: appId, eventId: stored.event.id)
+        counts["received"] = receipts.received
+        counts["opened"] = receipts.opened
         return .ok(
             .init(
                 body: .json(
                     .init(
                         event: try Wire.event(stored),
-                        counts: .init(additionalProperties: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })),
+                        counts: .init(additionalProperties: counts),
                         deliveries: page.map(Wire.delivery),
                         nextCursor: page.count == limit ? page.last.map(SQLStoreCursor.after) : nil
                     )

@@ -69,6 +69,24 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(token: Wire.pushToken(registration.token), removedTokens: registration.removedTokens.count))))
     }
 
+    func postMyReceipts(_ input: Operations.PostMyReceipts.Input) async throws -> Operations.PostMyReceipts.Output {
+        let session = try await userSession()
+        guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
+        let now = services.clock.now()
+        let receipts = try body.receipts.enumerated().map { index, receipt in
+            try DeviceReceipt.parse(
+                kind: receipt._type.rawValue,
+                messageId: receipt.messageId,
+                pushNotificationId: receipt.pushNotificationId,
+                at: receipt.at,
+                now: now,
+                field: "receipts[\(index)]"
+            )
+        }
+        let recorded = try await services.receipts.record(appId: session.appId, uid: session.uid, receipts)
+        return .ok(.init(body: .json(.init(recorded: recorded))))
+    }
+
     func listMyPushTokens(_ input: Operations.ListMyPushTokens.Input) async throws -> Operations.ListMyPushTokens.Output {
         let session = try await userSession()
         return .ok(.init(body: .json(.init(data: try await services.tokens.tokens(ofSession: session).map(Wire.pushToken)))))

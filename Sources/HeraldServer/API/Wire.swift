@@ -173,6 +173,8 @@ enum Wire {
             providerStatus: d.providerStatus,
             providerMessageId: d.providerMessageId,
             badge: d.badge,
+            receivedAt: d.receivedAt,
+            openedAt: d.openedAt,
             createdAt: d.createdAt,
             updatedAt: d.updatedAt
         )

@@ -24,6 +24,8 @@ public struct HeraldServices: Sendable {
     public let templates: TemplateManagement
     public let feed: FeedManagement
     public let userFeed: UserFeed
+    /// Devices' reports of pushes received and opened.
+    public let receipts: DeviceReceipts
     public let campaigns: CampaignManagement
     let clock: any WallClock
     /// Signs the dashboard's session cookies (derived from the master key, never the key itself).
@@ -94,6 +96,7 @@ public struct HeraldServices: Sendable {
         let publisher = FeedPublisher(feed: store, directory: store, providers: store, presence: realtime, realtime: realtime, clock: clock)
         self.feed = FeedManagement(feed: store, users: store, publisher: publisher, clock: clock)
         self.userFeed = UserFeed(feed: store, realtime: realtime, clock: clock)
+        self.receipts = DeviceReceipts(deliveries: store, feed: userFeed)
         var campaigns = CampaignManagement(feed: store, setup: feed, publisher: publisher, clock: clock)
         campaigns.claims = claims
         self.campaigns = campaigns

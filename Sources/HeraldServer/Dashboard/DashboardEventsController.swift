@@ -66,8 +66,13 @@ struct DashboardEventsController: Sendable {
             all += page
             cursor = page.count == 500 && all.count < Self.recipientLimit ? page.last?.id : nil
         } while cursor != nil
-        let counts = Dictionary(grouping: all, by: \.status).map { EventPage.Count(status: $0.key.rawValue, count: $0.value.count) }
+        var counts = Dictionary(grouping: all, by: \.status).map { EventPage.Count(status: $0.key.rawValue, count: $0.value.count) }
             .sorted { $0.status < $1.status }
+        // What devices reported, beside what the providers said.
+        let received = all.filter { $0.receivedAt != nil }.count
+        let opened = all.filter { $0.openedAt != nil }.count
+        if received > 0 { counts.append(EventPage.Count(status: "received", count: received)) }
+        if opened > 0 { counts.append(EventPage.Count(status: "opened", count: opened)) }
         return EventPage(
             type: stored.event.kind.rawValue,
             status: stored.status.rawValue,

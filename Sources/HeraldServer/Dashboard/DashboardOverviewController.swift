@@ -43,6 +43,8 @@ struct DashboardOverviewController: Sendable {
             failed: stats.total(.failed) + stats.total(.expired),
             skipped: stats.total(.skipped),
             inapp: stats.total(.inapp),
+            received: stats.received,
+            opened: stats.opened,
             depth: try await services.store.outboxDepth(),
             waitingEvents: try await services.store.pendingEventCount(),
             timeline: Self.timeline(stats, week: week),

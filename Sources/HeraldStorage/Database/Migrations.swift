@@ -404,6 +404,15 @@ extension SQLStore {
                 "CREATE INDEX events_by_message ON events (app_id, message_id) WHERE message_id IS NOT NULL",
             ]
         ),
+        // What devices report of a push: when it arrived and when it was opened.
+        Migration(
+            version: 16,
+            name: "delivery receipts",
+            statements: [
+                "ALTER TABLE deliveries ADD COLUMN received_at BIGINT",
+                "ALTER TABLE deliveries ADD COLUMN opened_at BIGINT",
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.

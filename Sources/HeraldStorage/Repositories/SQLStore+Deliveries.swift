@@ -152,7 +152,7 @@ extension SQLStore: DeliveryRepository {
     public func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats {
         let bucketMs = Int64(max(1, bucketSeconds)) * 1_000
         let first = since.ms / bucketMs
-        let (counts, reasons) = try await lookup { db in
+        let (counts, reasons, receipts) = try await lookup { db in
             let counts = try await db.raw(
                 """
                 SELECT created_at / \(unsafeRaw: String(bucketMs)) AS bucket, status, COALESCE(provider_id, '-') AS provider, COUNT(*) AS n
@@ -167,7 +167,13 @@ extension SQLStore: DeliveryRepository {
                 GROUP BY status, reason ORDER BY n DESC, reason LIMIT 10
                 """
             ).rows()
-            return (counts, reasons)
+            let receipts = try await db.raw(
+                """
+                SELECT COUNT(received_at) AS received, COUNT(opened_at) AS opened FROM deliveries
+                WHERE app_id = \(bind: appId) AND created_at >= \(bind: first * bucketMs)
+                """
+            ).firstRow()
+            return (counts, reasons, receipts)
         }
         let last = now.ms / bucketMs
         var buckets = (first...max(first, last)).map {
@@ -185,7 +191,10 @@ extension SQLStore: DeliveryRepository {
             guard let status = DeliveryStatus(rawValue: try row.string("status")) else { return nil }
             return DeliveryStats.Reason(status: status, reason: try row.string("reason"), count: try row.int("n"))
         }
-        return DeliveryStats(since: buckets[0].start, bucketSeconds: bucketSeconds, buckets: buckets, byProvider: byProvider, topReasons: top)
+        var stats = DeliveryStats(since: buckets[0].start, bucketSeconds: bucketSeconds, buckets: buckets, byProvider: byProvider, topReasons: top)
+        stats.received = try receipts?.int("received") ?? 0
+        stats.opened = try receipts?.int("opened") ?? 0
+        return stats
     }
 
     public func nextDueTime() async throws -> Date? {
@@ -255,7 +264,44 @@ extension SQLStore: DeliveryRepository {
             providerStatus: try row.optionalInt("provider_status"),
             providerMessageId: try row.optionalString("provider_message_id"),
             createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at")
+            updatedAt: try row.date("updated_at"),
+            receivedAt: try row.optionalDate("received_at"),
+            openedAt: try row.optionalDate("opened_at")
         )
+    }
+
+    public func recordReceipts(appId: String, uid: String, _ receipts: [DeviceReceipt]) async throws -> Int {
+        guard !receipts.isEmpty else { return 0 }
+        return try await transaction { db in
+            var changed = 0
+            for receipt in receipts {
+                guard let messageId = receipt.messageId else { continue }
+                let opened = receipt.kind == .opened ? receipt.at.ms : nil
+                let rows = try await db.raw(
+                    """
+                    UPDATE deliveries SET received_at = COALESCE(received_at, \(bind: receipt.at.ms)),
+                        opened_at = COALESCE(opened_at, \(bind: opened))
+                    WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND channel = 'push'
+                      AND event_id IN (SELECT id FROM events WHERE app_id = \(bind: appId) AND message_id = \(bind: messageId))
+                      AND (received_at IS NULL OR (opened_at IS NULL AND \(bind: receipt.kind == .opened)))
+                    RETURNING id
+                    """
+                ).rows()
+                if !rows.isEmpty { changed += 1 }
+            }
+            return changed
+        }
+    }
+
+    public func receiptCounts(appId: String, eventId: String) async throws -> (received: Int, opened: Int) {
+        try await lookup { db in
+            let row = try await db.raw(
+                """
+                SELECT COUNT(received_at) AS received, COUNT(opened_at) AS opened FROM deliveries
+                WHERE app_id = \(bind: appId) AND event_id = \(bind: eventId)
+                """
+            ).firstRow()
+            return (try row?.int("received") ?? 0, try row?.int("opened") ?? 0)
+        }
     }
 }

@@ -21,6 +21,9 @@ struct OverviewPage: DashboardViewModel {
     let failed: Int
     let skipped: Int
     let inapp: Int
+    /// Pushes devices reported received and opened.
+    let received: Int
+    let opened: Int
     let depth: Int
     let waitingEvents: Int
     /// SVG built by ``DashboardCharts``.
