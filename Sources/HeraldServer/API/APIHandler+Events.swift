@@ -42,8 +42,9 @@ extension APIHandler {
             uniqueKeysWithValues: try await services.store.deliveryCounts(appId: appId, eventId: stored.event.id).map { ($0.key.rawValue, $0.value) }
         )
         let receipts = try await services.store.receiptCounts(appId: appId, eventId: stored.event.id)
-        counts["received"] = receipts.received
-        counts["opened"] = receipts.opened
+        // What devices reported, when they reported anything.
+        if receipts.received > 0 { counts["received"] = receipts.received }
+        if receipts.opened > 0 { counts["opened"] = receipts.opened }
         return .ok(
             .init(
                 body: .json(
