@@ -31,26 +31,11 @@ enum ClearPlan {
             expiresAt: expiresAt,
             createdAt: now
         )
-        var rows: [Delivery] = []
-        for token in tokens where token.sessionId != exceptSession && token.platform != .fcmWeb && token.kind != .apnsVoIP {
-            guard providers[token.providerId]?.isUsable == true else { continue }
-            var row = base
-            row.id = Identifier.timeOrdered("dlv_")
-            row.target = .token(token.token)
-            row.providerId = token.providerId
-            row.platform = token.platform
-            row.sessionId = token.sessionId
-            rows.append(row)
+        let cleared = tokens.filter { token in
+            token.sessionId != exceptSession && token.platform != .fcmWeb && token.kind != .apnsVoIP
+                && providers[token.providerId]?.isUsable == true
         }
-        for provider in providers.values.sorted(by: { $0.providerId < $1.providerId }) where provider.kind == .custom && provider.isUsable {
-            var row = base
-            row.id = Identifier.timeOrdered("dlv_")
-            row.target = .webhook(providerId: provider.providerId)
-            row.providerId = provider.providerId
-            row.route = nil
-            rows.append(row)
-        }
-        return rows
+        return base.rows(to: cleared, webhooksOf: providers)
     }
 
     /// The user's unread total once `conversationId` is read, when the app shows badges.

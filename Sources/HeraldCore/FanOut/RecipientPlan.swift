@@ -142,11 +142,7 @@ struct RecipientPlan: Sendable {
                     row.sessionId = choice.token.sessionId
                     row.platform = choice.token.platform
                     row.route = choice.route
-                    // Sealed to the device's key; a device that registered none gets ids only.
-                    if row.style.contentMode == .encrypted {
-                        row.style.sealedTo = choice.token.encryption
-                        if choice.token.encryption == nil { row.style.contentMode = .idOnly }
-                    }
+                    row.seal(for: choice.token)
                 }
             }
             rows += webhooks.map { sending(base, to: .webhook(providerId: $0), providerId: $0, expiresAt: expiresAt) { _ in } }

@@ -117,28 +117,7 @@ public struct WindowSweeper: Sendable {
             expiresAt: now.addingTimeInterval(TimeInterval(settings.chatTTLSeconds)),
             createdAt: now
         )
-        var rows: [Delivery] = []
-        for token in tokens where token.kind != .apnsVoIP && snapshot.providers[token.providerId]?.isUsable == true {
-            var row = base
-            row.id = Identifier.timeOrdered("dlv_")
-            row.target = .token(token.token)
-            row.providerId = token.providerId
-            row.platform = token.platform
-            row.sessionId = token.sessionId
-            if row.style.contentMode == .encrypted {
-                row.style.sealedTo = token.encryption
-                if token.encryption == nil { row.style.contentMode = .idOnly }
-            }
-            rows.append(row)
-        }
-        for provider in snapshot.providers.values.sorted(by: { $0.providerId < $1.providerId }) where provider.kind == .custom && provider.isUsable {
-            var row = base
-            row.id = Identifier.timeOrdered("dlv_")
-            row.target = .webhook(providerId: provider.providerId)
-            row.providerId = provider.providerId
-            row.route = nil
-            rows.append(row)
-        }
-        return rows
+        let devices = tokens.filter { $0.kind != .apnsVoIP && snapshot.providers[$0.providerId]?.isUsable == true }
+        return base.rows(to: devices, webhooksOf: snapshot.providers)
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+extension Delivery {
+    /// A row of `self` for each token and for each usable webhook provider: what clears and burst
+    /// summaries send to a user's devices (the callers pick the tokens).
+    func rows(to tokens: [PushToken], webhooksOf providers: [String: ProviderCredential]) -> [Delivery] {
+        var rows: [Delivery] = tokens.map { token in
+            var row = self
+            row.id = Identifier.timeOrdered("dlv_")
+            row.target = .token(token.token)
+            row.providerId = token.providerId
+            row.platform = token.platform
+            row.sessionId = token.sessionId
+            row.seal(for: token)
+            return row
+        }
+        for provider in providers.values.sorted(by: { $0.providerId < $1.providerId }) where provider.kind == .custom && provider.isUsable {
+            var row = self
+            row.id = Identifier.timeOrdered("dlv_")
+            row.target = .webhook(providerId: provider.providerId)
+            row.providerId = provider.providerId
+            row.route = nil
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// In the `encrypted` mode, sealed to the token's key; a device that registered none gets ids only.
+    mutating func seal(for token: PushToken) {
+        guard style.contentMode == .encrypted else { return }
+        style.sealedTo = token.encryption
+        if token.encryption == nil { style.contentMode = .idOnly }
+    }
+}
