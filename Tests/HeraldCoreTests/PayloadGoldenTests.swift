@@ -94,6 +94,8 @@ struct PayloadGoldenTests {
             return ("fcm", .object(PushPayloads.fcm(context, token: "TOKEN", platform: platform, route: route, provider: provider).message))
         case .hms:
             throw Failure("no HMS fixture")
+        case .webpush:
+            throw Failure("no Web Push fixture")
         }
     }
 

@@ -10,6 +10,7 @@ extension ProviderSettings {
         case .apns: .apns(APNsSettings(auth: .token(keyId: "ABC123DEFG", teamId: "DEF123GHIJ"), bundleId: "com.acme.app"))
         case .custom: .webhook(WebhookSettings(url: "https://hooks.acme.test/push"))
         case .hms: .hms(HMSSettings(appId: "101234567"))
+        case .webpush: .webPush(WebPushSettings(subject: "mailto:push@acme.test", publicKey: VAPIDKey.generate().publicKeyText))
         }
     }
 }

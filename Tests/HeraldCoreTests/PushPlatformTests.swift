@@ -12,11 +12,15 @@ struct PushPlatformTests {
         "apns_ionic_cordova_device", "apns_ionic_cordova_voip",
     ]
 
-    /// CometChat's platform values, and Huawei Push Kit's, which Herald adds.
-    @Test func wireValuesAreExactlyTheSeedsAndHMS() {
-        #expect(PushPlatform.allCases.map(\.rawValue).sorted() == (Self.seedValues + ["hms_android"]).sorted())
+    /// CometChat's platform values, and those Herald adds: Huawei Push Kit, Web Push, UnifiedPush.
+    @Test func wireValuesAreExactlyTheSeedsAndHMSAndTheOpenProtocols() {
+        #expect(PushPlatform.allCases.map(\.rawValue).sorted() == (Self.seedValues + ["hms_android", "web_push", "unifiedpush"]).sorted())
         #expect(PushPlatform(parsing: "HMS_ANDROID") == .hmsAndroid)
         #expect(PushPlatform.hmsAndroid.tokenKind == .hms && PushTokenKind.hms.providerKind == .hms)
+        #expect(PushPlatform.webPush.tokenKind == .webPush && PushPlatform.unifiedPush.tokenKind == .unifiedPush)
+        #expect(PushTokenKind.webPush.providerKind == .webpush && PushTokenKind.unifiedPush.providerKind == .webpush)
+        // Browsers show every push, so they get no silent ones; UnifiedPush apps may be woken silently.
+        #expect(PushPlatform.allCases.filter(\.isBrowser) == [.fcmWeb, .webPush])
     }
 
     @Test(arguments: seedValues)

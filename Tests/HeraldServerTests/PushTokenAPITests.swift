@@ -11,6 +11,7 @@ struct PushTokenAPITests {
         case .fcm: Fixtures.fcmToken()
         case .hms: Fixtures.hmsToken()
         case .apnsDevice, .apnsVoIP: Fixtures.apnsToken()
+        case .webPush, .unifiedPush: Fixtures.webPushEndpoint()
         }
     }
 
@@ -24,19 +25,26 @@ struct PushTokenAPITests {
         let app = try await herald.makeApp()
         try await herald.run { client in
             try await client.addStandardProviders(apiKey: app.apiKey)
+            let web = try await client.request(
+                .post,
+                "/v1/push/providers",
+                bearer: app.apiKey,
+                json: ["providerId": "webpush-1", "kind": "webpush", "subject": "mailto:push@acme.test"]
+            )
+            #expect(web.status == 201, "\(web.text)")
             try await client.request(.patch, "/v1/push/settings", bearer: app.apiKey, json: ["maxTokensPerUser": 100])
             let session = try await client.login("ana", apiKey: app.apiKey)
             for platform in PushPlatform.allCases {
                 let constant = platform.rawValue.uppercased().replacingOccurrences(of: "_IOS", with: "_iOS")
                 for spelling in [platform.rawValue, constant] {
-                    let response = try await client.request(
-                        .post,
-                        "/v1/me/push-tokens",
-                        bearer: session,
-                        json: [
-                            "pushToken": Self.token(for: platform), "platform": spelling, "providerId": Self.provider(for: platform),
-                        ]
-                    )
+                    var body: [String: Any] = [
+                        "pushToken": Self.token(for: platform), "platform": spelling, "providerId": Self.provider(for: platform),
+                    ]
+                    if platform == .webPush {
+                        let keys = Fixtures.webPushKeys()
+                        body["encryption"] = ["p256dh": keys.p256dh, "auth": keys.auth]
+                    }
+                    let response = try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: body)
                     #expect(response.status == 200, "\(spelling): \(response.text)")
                     let token = response.body["token"]
                     #expect(token["platform"].string == platform.rawValue)

@@ -179,6 +179,8 @@ enum ProviderInputs {
         input.mutableContent = body["mutableContent"] as? Bool
         input.includeNotificationKey = body["includeNotificationKey"] as? Bool
         input.url = body["url"] as? String
+        input.subject = body["subject"] as? String
+        input.vapidPrivateKey = body["vapidPrivateKey"] as? String
         if let account = body["serviceAccount"] {
             input.serviceAccountJSON = String(decoding: try! JSONSerialization.data(withJSONObject: account), as: UTF8.self)
         }

@@ -54,6 +54,23 @@ public enum Fixtures {
     }
 
     /// A token that looks like a Huawei Push Kit token.
+    /// A Web Push subscription's endpoint, shaped as Mozilla's are.
+    public static func webPushEndpoint(base: String = "https://updates.push.services.mozilla.com") -> String {
+        base + "/wpush/v2/" + String((0..<40).map { _ in Array("abcdefghijklmnopqrstuvwxyz0123456789").randomElement()! })
+    }
+
+    /// A browser's subscription keys: `p256dh` and `auth` as the browser gives them (base64url),
+    /// and the private key (raw 32 bytes, base64url) that opens what is sealed to them.
+    public static func webPushKeys() -> (p256dh: String, auth: String, privateKey: String) {
+        let key = P256.KeyAgreement.PrivateKey()
+        let auth = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
+        func encode(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        return (encode(key.publicKey.x963Representation), encode(auth), encode(key.rawRepresentation))
+    }
+
     public static func hmsToken() -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         return "IQAAAACy0" + String((0..<120).map { _ in alphabet.randomElement()! })

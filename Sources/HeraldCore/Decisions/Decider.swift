@@ -59,7 +59,7 @@ public enum Decider {
         guard case .call(let call) = event.event.body else {
             if case .message(let message) = event.event.body, message.action == .deleted {
                 // A retract is silent: never to a browser, which must show every push it gets.
-                return tokens.filter { $0.kind != .apnsVoIP && $0.platform != .fcmWeb }.map { PushChoice(token: $0, route: .background) }
+                return tokens.filter { $0.kind != .apnsVoIP && !$0.platform.isBrowser }.map { PushChoice(token: $0, route: .background) }
             }
             return tokens.filter { $0.kind != .apnsVoIP }.map { PushChoice(token: $0, route: .alert) }
         }
@@ -71,7 +71,7 @@ public enum Decider {
             switch token.kind {
             case .apnsVoIP: return PushChoice(token: token, route: .voip)
             case .apnsDevice: return sessionsWithVoIP.contains(token.sessionId) ? nil : PushChoice(token: token, route: .alert)
-            case .fcm, .hms: return PushChoice(token: token, route: .alert)
+            case .fcm, .hms, .webPush, .unifiedPush: return PushChoice(token: token, route: .alert)
             }
         }
     }

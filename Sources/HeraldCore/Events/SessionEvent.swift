@@ -8,11 +8,14 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         public var token: String
         public var providerId: String
         public var platform: PushPlatform
+        /// A UnifiedPush device's keys (``PushEncryptionKeys/storedText``), so its notice is sealed.
+        public var encryption: String?
 
-        public init(token: String, providerId: String, platform: PushPlatform) {
+        public init(token: String, providerId: String, platform: PushPlatform, encryption: String? = nil) {
             self.token = token
             self.providerId = providerId
             self.platform = platform
+            self.encryption = encryption
         }
     }
 

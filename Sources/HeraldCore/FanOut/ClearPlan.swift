@@ -32,7 +32,7 @@ enum ClearPlan {
             createdAt: now
         )
         let cleared = tokens.filter { token in
-            token.sessionId != exceptSession && token.platform != .fcmWeb && token.kind != .apnsVoIP
+            token.sessionId != exceptSession && !token.platform.isBrowser && token.kind != .apnsVoIP
                 && providers[token.providerId]?.isUsable == true
         }
         return base.rows(to: cleared, webhooksOf: providers)

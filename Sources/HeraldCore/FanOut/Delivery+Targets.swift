@@ -25,10 +25,11 @@ extension Delivery {
         return rows
     }
 
-    /// In the `encrypted` mode, sealed to the token's key; a device that registered none gets ids only.
+    /// In the `encrypted` mode, sealed to the token's key; a device that registered none gets ids
+    /// only. A Web Push or UnifiedPush message is always sealed to its subscription's keys.
     mutating func seal(for token: PushToken) {
-        guard style.contentMode == .encrypted else { return }
+        guard style.contentMode == .encrypted || token.kind.providerKind == .webpush else { return }
         style.sealedTo = token.encryption
-        if token.encryption == nil { style.contentMode = .idOnly }
+        if style.contentMode == .encrypted && token.encryption == nil { style.contentMode = .idOnly }
     }
 }

@@ -18,7 +18,8 @@ enum PushBuilder {
                 let push = PushPayloads.sessionEnded(
                     session,
                     device: .init(token: token, providerId: delivery.providerId ?? "", platform: platform),
-                    expiresAt: delivery.expiresAt
+                    expiresAt: delivery.expiresAt,
+                    keys: delivery.style.sealedTo
                 )
             else { return .failure(.unsendable("no silent push for this token")) }
             return .success(push)
@@ -36,7 +37,8 @@ enum PushBuilder {
                 platform: delivery.platform,
                 badge: delivery.badge,
                 expiresAt: delivery.expiresAt,
-                now: now
+                now: now,
+                keys: delivery.style.sealedTo
             )
             return push.map { .success($0) } ?? .failure(.unsendable("no \(delivery.style.kind.rawValue) push for this target"))
         case .notification, .summary:
@@ -74,6 +76,6 @@ enum PushBuilder {
     /// A campaign's push of a feed item to one token.
     static func push(for delivery: Delivery, of item: FeedItem) -> Result<OutgoingPush, FailureReason> {
         guard let token = delivery.target.token, let platform = delivery.platform else { return .failure(.unsendable("not a push")) }
-        return .success(PushPayloads.campaign(item, token: token, platform: platform, badge: delivery.badge))
+        return .success(PushPayloads.campaign(item, token: token, platform: platform, badge: delivery.badge, keys: delivery.style.sealedTo))
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import HeraldModels
 
 /// The deliveries of a session's end: Kandy's silent notification to each device the session
-/// had (VoIP tokens excluded: iOS would expect a call), or one skipped row when the app's pushes
-/// are off. Pure.
+/// had (VoIP tokens excluded: iOS would expect a call; browsers too: they must show every push),
+/// or one skipped row when the app's pushes are off. Pure.
 struct SessionEndPlan: Sendable {
     var deliveries: [Delivery] = []
     var pushes: [PreparedPush] = []
@@ -27,7 +27,7 @@ struct SessionEndPlan: Sendable {
             ])
         }
         var plan = SessionEndPlan()
-        for device in session.devices where device.platform.tokenKind != .apnsVoIP {
+        for device in session.devices where device.platform.tokenKind != .apnsVoIP && !device.platform.isBrowser {
             var delivery = Delivery(
                 appId: chat.appId,
                 subject: .event(chat.id),
@@ -41,6 +41,7 @@ struct SessionEndPlan: Sendable {
                 expiresAt: now.addingTimeInterval(lifetime),
                 createdAt: now
             )
+            delivery.style.sealedTo = PushEncryptionKeys(storedText: device.encryption)
             let push = snapshot.usableCredential(device.providerId).flatMap { credential in
                 PushBuilder.push(for: delivery, of: event, snapshot: snapshot, settings: credential.config.settings, texts: &texts, now: now)
             }

@@ -85,22 +85,22 @@ public struct FeedPublisher: Sendable {
         var deliveries: [Delivery] = []
         for item in items {
             for token in byUser[item.uid] ?? [] where token.kind != .apnsVoIP && allowed.contains(token.providerId) {
-                deliveries.append(
-                    Delivery(
-                        appId: appId,
-                        subject: .feedItem(item.id),
-                        uid: item.uid,
-                        target: .token(token.token),
-                        sessionId: token.sessionId,
-                        providerId: token.providerId,
-                        platform: token.platform,
-                        route: .alert,
-                        badge: push.badge,
-                        status: .pending,
-                        nextAttemptAt: now,
-                        createdAt: now
-                    )
+                var delivery = Delivery(
+                    appId: appId,
+                    subject: .feedItem(item.id),
+                    uid: item.uid,
+                    target: .token(token.token),
+                    sessionId: token.sessionId,
+                    providerId: token.providerId,
+                    platform: token.platform,
+                    route: .alert,
+                    badge: push.badge,
+                    status: .pending,
+                    nextAttemptAt: now,
+                    createdAt: now
                 )
+                delivery.seal(for: token)
+                deliveries.append(delivery)
             }
         }
         return deliveries

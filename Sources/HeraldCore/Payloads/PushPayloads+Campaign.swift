@@ -6,7 +6,8 @@ extension PushPayloads {
     /// (so a Notification Service Extension can report it delivered), and the `cometchat`
     /// dictionary of type `business_messaging`. FCM and HMS carry the same fields as data (with
     /// the title and body as a notification); FCM's iOS tokens get the `aps` block too.
-    public static func campaign(_ item: FeedItem, token: String, platform: PushPlatform, badge: Int?) -> OutgoingPush {
+    public static func campaign(_ item: FeedItem, token: String, platform: PushPlatform, badge: Int?, keys: PushEncryptionKeys? = nil) -> OutgoingPush
+    {
         let fields = campaignFields(item)
         let title = item.pushTitle ?? ""
         let body = item.pushBody ?? ""
@@ -23,6 +24,18 @@ extension PushPayloads {
             )
         case .hms:
             return .hms(HMSPush(token: token, data: fields, title: title, body: body))
+        case .webpush:
+            var object: JSONObject = ["title": .string(title), "body": .string(body), "data": .object(fields.mapValues(JSONValue.string))]
+            if let badge { object["appBadge"] = .number(Double(badge)) }
+            return .webPush(
+                WebPushMessage(
+                    endpoint: token,
+                    keys: keys,
+                    payload: JSONValue.object(object).jsonBytes(),
+                    ttlSeconds: WebPushMessage.defaultTTL,
+                    urgency: .normal
+                )
+            )
         case .fcm, .custom:
             var push = FCMPush(token: token, data: fields, notification: .init(title: title, body: body))
             if platform != .fcmWeb { push.android = FCMPush.Android() }

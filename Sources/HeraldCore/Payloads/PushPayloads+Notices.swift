@@ -30,7 +30,8 @@ extension PushPayloads {
         platform: PushPlatform?,
         badge: Int?,
         expiresAt: Date?,
-        now: Date
+        now: Date,
+        keys: PushEncryptionKeys? = nil
     ) -> OutgoingPush? {
         let fields = noticeFields(kind, event)
         let ttl = expiresAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) }
@@ -63,6 +64,12 @@ extension PushPayloads {
                 return .fcm(push)
             case .hms:
                 return .hms(HMSPush(token: token, data: fields, ttlSeconds: ttl))
+            case .webPush:
+                return nil
+            case .unifiedPush:
+                var fields = fields
+                if let badge { fields["badge"] = String(badge) }
+                return .webPush(webPushNotice(fields, endpoint: token, keys: keys, ttlSeconds: ttl))
             }
         case .inApp, .none:
             return nil

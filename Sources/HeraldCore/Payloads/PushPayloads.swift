@@ -17,6 +17,7 @@ public enum PushPayloads {
         case .fcm: .fcm(fcm(context, token: token, platform: platform, route: route, provider: provider))
         case .hms: .hms(hms(context, token: token, route: route, provider: provider))
         case .custom: webhook(context, uid: token)
+        case .webpush: .webPush(webPush(context, endpoint: token, route: route))
         }
     }
 
@@ -215,7 +216,12 @@ public enum PushPayloads {
 
     /// Kandy's silent notification: the session is gone, so the app can sign in again. A
     /// background push with no alert; VoIP tokens are never used for it (iOS would expect a call).
-    public static func sessionEnded(_ event: SessionEvent, device: SessionEvent.Device, expiresAt: Date?) -> OutgoingPush? {
+    public static func sessionEnded(
+        _ event: SessionEvent,
+        device: SessionEvent.Device,
+        expiresAt: Date?,
+        keys: PushEncryptionKeys? = nil
+    ) -> OutgoingPush? {
         let fields: [String: String] = ["type": "session", "action": event.reason, "sessionId": event.sessionId, "uid": event.uid]
         switch device.platform.tokenKind {
         case .apnsVoIP:
@@ -236,6 +242,11 @@ public enum PushPayloads {
             return .fcm(push)
         case .hms:
             return .hms(HMSPush(token: device.token, data: fields))
+        case .webPush:
+            return nil
+        case .unifiedPush:
+            let ttl = expiresAt.map { max(0, Int($0.timeIntervalSinceNow.rounded(.up))) }
+            return .webPush(webPushNotice(fields, endpoint: device.token, keys: keys, ttlSeconds: ttl))
         }
     }
 }

@@ -14,7 +14,8 @@ public enum TestPayload {
         title: String,
         body: String,
         data: [String: String],
-        at date: Date
+        at date: Date,
+        keys: PushEncryptionKeys? = nil
     ) -> OutgoingPush {
         switch settings {
         case .apns(let apns):
@@ -38,6 +39,12 @@ public enum TestPayload {
             let visible = settings.includesNotification
             if case .hms = settings { return .hms(HMSPush(token: token, data: fields, title: visible ? title : nil, body: visible ? body : nil)) }
             return .fcm(FCMPush(token: token, data: fields, notification: visible ? .init(title: title, body: body) : nil))
+        case .webPush:
+            var fields: JSONObject = ["title": .string(title), "body": .string(body)]
+            if !data.isEmpty { fields["data"] = .object(data.mapValues { .string($0) }) }
+            return .webPush(
+                WebPushMessage(endpoint: token, keys: keys, payload: JSONValue.object(fields).jsonBytes(), ttlSeconds: 3_600, urgency: .normal)
+            )
         case .webhook:
             var details: JSONObject = [
                 "title": .string(title), "body": .string(body), "type": .string("test"),

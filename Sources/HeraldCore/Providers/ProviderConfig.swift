@@ -40,6 +40,8 @@ extension ProviderConfig: Codable {
         var url: String?
         var basicAuthUsername: String?
         var hmsAppId: String?
+        var subject: String?
+        var vapidPublicKey: String?
         var brokenReason: String?
         var brokenAt: Date?
     }
@@ -88,6 +90,10 @@ extension ProviderConfig: Codable {
             settings = .webhook(WebhookSettings(url: try required(flat.url, "url"), basicAuthUsername: flat.basicAuthUsername))
         case .hms:
             settings = .hms(HMSSettings(appId: try required(flat.hmsAppId, "hmsAppId"), includeNotificationKey: flat.includeNotificationKey ?? false))
+        case .webpush:
+            settings = .webPush(
+                WebPushSettings(subject: try required(flat.subject, "subject"), publicKey: try required(flat.vapidPublicKey, "vapidPublicKey"))
+            )
         }
         self.init(settings, enabled: flat.enabled, broken: flat.brokenReason.map { BrokenCredential(reason: $0, since: flat.brokenAt) })
     }
@@ -121,6 +127,9 @@ extension ProviderConfig: Codable {
         case .hms(let hms):
             flat.hmsAppId = hms.appId
             flat.includeNotificationKey = hms.includeNotificationKey
+        case .webPush(let webPush):
+            flat.subject = webPush.subject
+            flat.vapidPublicKey = webPush.publicKey
         }
         try flat.encode(to: encoder)
     }

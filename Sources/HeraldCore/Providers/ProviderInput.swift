@@ -26,6 +26,9 @@ public struct ProviderInput: Sendable {
     // hms
     public var hmsAppId: String?
     public var clientSecret: String?
+    // webpush
+    public var subject: String?
+    public var vapidPrivateKey: String?
 
     public init() {}
 }

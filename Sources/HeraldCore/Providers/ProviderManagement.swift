@@ -126,6 +126,7 @@ public struct ProviderManagement: Sendable {
         case .apns: settings = .apns(try configureAPNs(input, existing?.settings.apns, &secret))
         case .custom: settings = .webhook(try await configureWebhook(input, existing?.settings.webhook, &secret))
         case .hms: settings = .hms(try configureHMS(input, existing?.settings.hms, &secret))
+        case .webpush: settings = .webPush(try configureWebPush(input, existing?.settings.webPush, &secret))
         }
         return ProviderConfig(settings, enabled: input.enabled ?? existing?.enabled ?? true)
     }
@@ -146,6 +147,26 @@ public struct ProviderManagement: Sendable {
             throw HeraldError.invalidField("clientSecret", "is required for an hms provider")
         }
         return HMSSettings(appId: appId, includeNotificationKey: input.includeNotificationKey ?? existing?.includeNotificationKey ?? false)
+    }
+
+    /// Web Push: the VAPID subject (required), and the key pair — imported when given, generated
+    /// for a new provider otherwise, kept on a change that gives none. A new key invalidates the
+    /// browsers' subscriptions made with the old public key.
+    private func configureWebPush(_ input: ProviderInput, _ existing: WebPushSettings?, _ secret: inout ProviderSecret) throws -> WebPushSettings {
+        if let subject = input.subject { try WebPushSettings.checkSubject(subject) }
+        guard let subject = input.subject ?? existing?.subject else {
+            throw HeraldError.invalidField("subject", "is required for a webpush provider")
+        }
+        let key: VAPIDKey
+        if let imported = input.vapidPrivateKey {
+            key = try VAPIDKey(importing: imported)
+        } else if let stored = secret.vapidPrivateKey, existing != nil {
+            key = try VAPIDKey(importing: stored)
+        } else {
+            key = .generate()
+        }
+        secret.vapidPrivateKey = key.storedText
+        return WebPushSettings(subject: subject, publicKey: key.publicKeyText)
     }
 
     private func configureFCM(_ input: ProviderInput, _ existing: FCMSettings?, _ secret: inout ProviderSecret) throws -> FCMSettings {
@@ -288,6 +309,8 @@ public struct ProviderManagement: Sendable {
             ("basicAuth", [.custom], input.basicAuthUsername != nil || input.basicAuthPassword != nil),
             ("hmsAppId", [.hms], input.hmsAppId != nil),
             ("clientSecret", [.hms], input.clientSecret != nil),
+            ("subject", [.webpush], input.subject != nil),
+            ("vapidPrivateKey", [.webpush], input.vapidPrivateKey != nil),
         ]
         if let (field, owners, _) = fields.first(where: { $0.2 && !$0.1.contains(kind) }) {
             let names = owners.map(\.rawValue).sorted().joined(separator: " and ")

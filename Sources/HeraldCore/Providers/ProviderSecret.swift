@@ -13,6 +13,8 @@ public struct ProviderSecret: Codable, Sendable, Equatable {
     public var basicAuthPassword: String?
     /// HMS: the app's client secret (OAuth client credentials).
     public var hmsClientSecret: String?
+    /// Web Push: the VAPID private key (``VAPIDKey/storedText``).
+    public var vapidPrivateKey: String?
 
     public init() {}
 }

@@ -11,6 +11,7 @@ public enum ProviderSettings: Sendable, Equatable {
     /// A custom webhook (the API's kind `custom`).
     case webhook(WebhookSettings)
     case hms(HMSSettings)
+    case webPush(WebPushSettings)
 
     @inline(never) public var kind: ProviderKind {
         switch self {
@@ -18,6 +19,7 @@ public enum ProviderSettings: Sendable, Equatable {
         case .apns: .apns
         case .webhook: .custom
         case .hms: .hms
+        case .webPush: .webpush
         }
     }
 
@@ -26,7 +28,7 @@ public enum ProviderSettings: Sendable, Equatable {
         switch self {
         case .fcm(let fcm): fcm.includeNotificationKey
         case .hms(let hms): hms.includeNotificationKey
-        case .apns, .webhook: false
+        case .apns, .webhook, .webPush: false
         }
     }
 
@@ -48,6 +50,11 @@ public enum ProviderSettings: Sendable, Equatable {
 
     @inline(never) public var webhook: WebhookSettings? {
         if case .webhook(let settings) = self { return settings }
+        return nil
+    }
+
+    @inline(never) public var webPush: WebPushSettings? {
+        if case .webPush(let settings) = self { return settings }
         return nil
     }
 

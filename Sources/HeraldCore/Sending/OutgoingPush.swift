@@ -8,6 +8,7 @@ public enum OutgoingPush: Sendable, Equatable {
     case fcm(FCMPush)
     case webhook(WebhookEnvelope)
     case hms(HMSPush)
+    case webPush(WebPushMessage)
 
     /// The provider kind that sends it.
     public var providerKind: ProviderKind {
@@ -16,6 +17,7 @@ public enum OutgoingPush: Sendable, Equatable {
         case .fcm: .fcm
         case .webhook: .custom
         case .hms: .hms
+        case .webPush: .webpush
         }
     }
 }

@@ -50,6 +50,13 @@ public struct TestSends: Sendable {
         }
         guard let rawToken = input.pushToken else { throw HeraldError.invalidField("pushToken", "is required") }
         let token = try PushTokenFormat.normalise(rawToken, kind: platform.tokenKind)
+        if platform == .webPush {
+            // A subscription's keys come with its registration; a bare endpoint cannot be sealed to.
+            throw HeraldError.invalidField(
+                "platform",
+                "a web_push test needs the subscription's keys: test a registered one with POST /v1/users/{uid}/push-test"
+            )
+        }
         return await send(app: app, credential: credential, token: token, platform: platform, uid: input.uid ?? "herald-test", input: input)
     }
 
@@ -63,7 +70,17 @@ public struct TestSends: Sendable {
         return await withTaskGroup(of: TestSendVerdict?.self) { group in
             for token in userTokens {
                 guard let credential = credentials[token.providerId] else { continue }
-                group.addTask { await send(app: app, credential: credential, token: token.token, platform: token.platform, uid: uid, input: input) }
+                group.addTask {
+                    await send(
+                        app: app,
+                        credential: credential,
+                        token: token.token,
+                        platform: token.platform,
+                        uid: uid,
+                        input: input,
+                        keys: token.encryption
+                    )
+                }
             }
             for credential in credentials.values where credential.kind == .custom && credential.config.enabled {
                 group.addTask { await sendToWebhook(app: app, credential: credential, uid: uid, input: input) }
@@ -102,7 +119,8 @@ public struct TestSends: Sendable {
         token: String,
         platform: PushPlatform,
         uid: String,
-        input: TestPushInput
+        input: TestPushInput,
+        keys: PushEncryptionKeys? = nil
     ) async -> TestSendVerdict {
         let push = TestPayload.build(
             settings: credential.config.settings,
@@ -113,7 +131,8 @@ public struct TestSends: Sendable {
             title: input.title,
             body: input.body,
             data: input.data,
-            at: clock.now()
+            at: clock.now(),
+            keys: keys
         )
         let result = await gateway.send(push, credential: credential)
         var pruned = false

@@ -32,6 +32,9 @@ public struct TokenRegistry: Sendable {
             )
         }
         let normalised = try PushTokenFormat.normalise(pushToken, kind: platform.tokenKind)
+        if platform == .webPush && encryption == nil {
+            throw HeraldError.invalidField("subscription.keys", "a web_push subscription needs its keys (p256dh and auth)")
+        }
         guard let provider = try await providers.provider(appId: session.appId, providerId: providerId) else {
             throw HeraldError.invalidField("providerId", "no provider '\(providerId)' in this app")
         }

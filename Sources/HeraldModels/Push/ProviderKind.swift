@@ -7,4 +7,6 @@ public enum ProviderKind: String, Codable, Sendable, CaseIterable, Hashable {
     case custom
     /// Huawei Push Kit.
     case hms
+    /// Web Push (RFC 8030) with VAPID (RFC 8292): browsers' push services and UnifiedPush distributors.
+    case webpush
 }

@@ -24,6 +24,10 @@ public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
     case apnsIonicCordovaVoIP = "apns_ionic_cordova_voip"
     /// Huawei Push Kit (HMS Core) on Huawei Android devices without Google services.
     case hmsAndroid = "hms_android"
+    /// A browser's Web Push subscription: the token is the subscription's endpoint URL.
+    case webPush = "web_push"
+    /// A UnifiedPush distributor's endpoint URL (de-Googled Android, Linux desktops).
+    case unifiedPush = "unifiedpush"
 
     /// Parses a wire value or an SDK constant name, ignoring case and an optional
     /// `PushPlatforms.` prefix.
@@ -35,8 +39,14 @@ public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
 
     /// The kind of token this platform registers: it decides which provider kind may deliver it.
     public var tokenKind: PushTokenKind {
+        if self == .webPush { return .webPush }
+        if self == .unifiedPush { return .unifiedPush }
         if rawValue.hasPrefix("fcm_") { return .fcm }
         if rawValue.hasPrefix("hms_") { return .hms }
         return rawValue.hasSuffix("_voip") ? .apnsVoIP : .apnsDevice
     }
+
+    /// A browser shows every push it gets (Chrome and Safari revoke a subscription that pushes
+    /// without showing), so silent pushes — clears, retracts, session ends — never go to it.
+    public var isBrowser: Bool { self == .fcmWeb || self == .webPush }
 }

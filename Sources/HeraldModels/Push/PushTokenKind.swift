@@ -7,6 +7,10 @@ public enum PushTokenKind: String, Codable, Sendable, CaseIterable, Hashable {
     case apnsDevice = "apns_device"
     case apnsVoIP = "apns_voip"
     case hms
+    /// A Web Push subscription's endpoint (with its keys).
+    case webPush = "web_push"
+    /// A UnifiedPush endpoint (keys optional).
+    case unifiedPush = "unifiedpush"
 
     /// The provider kind that delivers this token kind.
     public var providerKind: ProviderKind {
@@ -14,6 +18,7 @@ public enum PushTokenKind: String, Codable, Sendable, CaseIterable, Hashable {
         case .fcm: .fcm
         case .apnsDevice, .apnsVoIP: .apns
         case .hms: .hms
+        case .webPush, .unifiedPush: .webpush
         }
     }
 }

@@ -68,6 +68,17 @@ extension HMSClient: ProviderClient {
     func shutdown() async {}
 }
 
+extension WebPushClient: ProviderClient {
+    func send(_ pushes: [OutgoingPush]) async -> [PushResult] {
+        await Self.sendPicked(
+            pushes,
+            kind: .webpush,
+            pick: { if case .webPush(let message) = $0 { message } else { nil } },
+            send: { picked in await Self.concurrently(picked, self.send) }
+        )
+    }
+}
+
 extension WebhookClient: ProviderClient {
     func send(_ pushes: [OutgoingPush]) async -> [PushResult] {
         await Self.sendPicked(

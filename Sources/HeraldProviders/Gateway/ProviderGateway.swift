@@ -93,6 +93,9 @@ public final class ProviderGateway: PushGateway {
         case .hms(let settings):
             guard let clientSecret = secret.hmsClientSecret else { throw HeraldError(.internal, "the HMS client secret is missing") }
             return HMSClient(appId: settings.appId, clientSecret: clientSecret, endpoints: endpoints.hms, http: http, clock: clock)
+        case .webPush(let settings):
+            guard let key = secret.vapidPrivateKey else { throw HeraldError(.internal, "the VAPID private key is missing") }
+            return try WebPushClient(settings: settings, privateKey: key, policy: webhookPolicy, tls: endpoints.tls, clock: clock)
         }
     }
 }

@@ -110,6 +110,12 @@ enum ProviderInputMapping {
             input.hmsAppId = hms.hmsAppId
             input.clientSecret = hms.clientSecret
             input.includeNotificationKey = hms.includeNotificationKey
+        case .webpush(let webPush):
+            input.providerId = webPush.providerId
+            input.kind = "webpush"
+            input.enabled = webPush.enabled
+            input.subject = webPush.subject
+            input.vapidPrivateKey = webPush.vapidPrivateKey
         }
         return input
     }
@@ -136,6 +142,8 @@ enum ProviderInputMapping {
         input.basicAuthPassword = body.basicAuth?.password
         input.hmsAppId = body.hmsAppId
         input.clientSecret = body.clientSecret
+        input.subject = body.subject
+        input.vapidPrivateKey = body.vapidPrivateKey
         return input
     }
 }

@@ -240,6 +240,9 @@ enum Wire {
         case .hms(let hms):
             provider.hmsAppId = hms.appId
             provider.includeNotificationKey = hms.includeNotificationKey
+        case .webPush(let webPush):
+            provider.subject = webPush.subject
+            provider.vapidPublicKey = webPush.publicKey
         }
         return provider
     }

@@ -150,7 +150,9 @@ public struct HeraldServices: Sendable {
                         uid: uid,
                         sessionId: sessionId,
                         reason: reason,
-                        devices: devices.map { .init(token: $0.token, providerId: $0.providerId, platform: $0.platform) }
+                        devices: devices.map {
+                            .init(token: $0.token, providerId: $0.providerId, platform: $0.platform, encryption: $0.encryption?.storedText)
+                        }
                     )
                 )
             )

@@ -30,6 +30,8 @@ enum DashboardProviderForm {
             values["basicAuthUsername"] = webhook.basicAuthUsername
         case .hms(let hms):
             values["hmsAppId"] = hms.appId
+        case .webPush(let webPush):
+            values["subject"] = webPush.subject
         case .fcm:
             break
         }
@@ -57,11 +59,15 @@ enum DashboardProviderForm {
             input.hmsAppId = form.text("hmsAppId")
             input.clientSecret = form.text("clientSecret")
             input.includeNotificationKey = form.checked("includeNotificationKey")
+        case .webpush:
+            input.subject = form.text("subject")
+            input.vapidPrivateKey = form.text("vapidPrivateKey")
         }
         // Passwords are never sent back to the browser.
         values["password"] = nil
         values["basicAuthPassword"] = nil
         values["clientSecret"] = nil
+        values["vapidPrivateKey"] = nil
         return input
     }
 

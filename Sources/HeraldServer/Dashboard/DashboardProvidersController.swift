@@ -203,6 +203,8 @@ struct DashboardProvidersController: Sendable {
             return [("URL", webhook.url), ("Basic auth user", webhook.basicAuthUsername)]
         case .hms(let hms):
             return [("HMS app", hms.appId)]
+        case .webPush(let webPush):
+            return [("VAPID subject", webPush.subject), ("Public key", webPush.publicKey)]
         }
     }
 
@@ -228,6 +230,8 @@ struct DashboardProvidersController: Sendable {
             isAPNs: kind == .apns,
             isCustom: kind == .custom,
             isHMS: kind == .hms,
+            isWebPush: kind == .webpush,
+            vapidPublicKey: existing?.config.settings.webPush?.publicKey,
             tokenAuth: values["auth"] != "certificate",
             certificateAuth: values["auth"] == "certificate",
             platforms: DashboardOption.list(platforms, selected: test?.values["platform"] ?? platforms.first),

@@ -8,6 +8,7 @@ extension ProviderKind {
         case .apns: "Apple Push Notification service"
         case .custom: "Custom webhook"
         case .hms: "Huawei Push Kit"
+        case .webpush: "Web Push (browsers, UnifiedPush)"
         }
     }
 }

@@ -23,6 +23,9 @@ struct ProviderPage: DashboardViewModel {
     let isAPNs: Bool
     let isCustom: Bool
     let isHMS: Bool
+    let isWebPush: Bool
+    /// A webpush provider's public key, for the browser's `applicationServerKey`.
+    let vapidPublicKey: String?
     let tokenAuth: Bool
     let certificateAuth: Bool
     let platforms: [DashboardOption]
