@@ -55,6 +55,47 @@ struct LiveServerTests {
         }
     }
 
+    @Test func aBrowserSubscriptionAndAUnifiedPushEndpointRegisterAndTheirPushesOpen() async throws {
+        try await EngineWorld.with(.sqlite) { world in
+            try await world.herald.runLive { client, port in
+                let provider = try await client.request(
+                    .post,
+                    "/v1/push/providers",
+                    bearer: world.apiKey,
+                    json: ["providerId": "web-1", "kind": "webpush", "subject": "mailto:push@acme.test"]
+                )
+                #expect(provider.status == 201, "\(provider.text)")
+                let token = try await client.login("ana", apiKey: world.apiKey)
+                let herald = Herald(configuration: .init(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appId: world.appId))
+                _ = try await herald.login(authToken: token)
+
+                // What a page's service worker hands over: JSON.stringify(subscription).
+                let keys = Fixtures.webPushKeys()
+                let subscription = try JSONSerialization.data(withJSONObject: [
+                    "endpoint": world.hook.url + "/wpush/v2/tab", "expirationTime": NSNull(), "keys": ["p256dh": keys.p256dh, "auth": keys.auth],
+                ])
+                let browser = try await herald.registerWebPushSubscription(json: subscription, providerId: "web-1")
+                #expect(browser.platform == .webPush && !browser.isPending)
+                await #expect(throws: HeraldKitError.self) {
+                    try await herald.registerWebPushSubscription(json: Data("{}".utf8), providerId: "web-1")
+                }
+                let decryptor = HeraldPushDecryptor.generate()
+                let phone = try await herald.registerUnifiedPushEndpoint(world.hook.url + "/up/phone", providerId: "web-1", decryptor: decryptor)
+                #expect(phone.platform == .unifiedPush && phone.encryption != nil)
+                let listed = try await client.request(.get, "/v1/users/ana/push-tokens", bearer: world.apiKey)["data"] as? [[String: Any]] ?? []
+                #expect(Set(listed.compactMap { $0["tokenKind"] as? String }) == ["web_push", "unifiedpush"])
+
+                try await world.post(client, EngineWorld.message(from: "bo", to: "ana", text: "ping", id: 3))
+                try await world.drain()
+                #expect(world.hook.requests.filter { $0.path == "/wpush/v2/tab" }.count == 1)
+                let sealed = try #require(world.hook.requests.first { $0.path == "/up/phone" })
+                let opened = try decryptor.open(Array(sealed.body))
+                let json = try JSONSerialization.jsonObject(with: Data(opened)) as? [String: Any]
+                #expect(json?["body"] as? String == "ping")
+            }
+        }
+    }
+
     @Test func receiptsFromThePushPayloadAreBatchedAndRecordedOnce() async throws {
         try await EngineWorld.with(.sqlite) { world in
             try await world.herald.runLive { client, port in

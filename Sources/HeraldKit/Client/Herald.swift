@@ -133,6 +133,58 @@ public actor Herald {
         return registration
     }
 
+    /// Registers a browser's Web Push subscription (platform `web_push`): the endpoint and keys of
+    /// `PushSubscription.toJSON()`, made with the `webpush` provider's public key as
+    /// `applicationServerKey`. Pending until login, like any token.
+    @discardableResult
+    public func registerWebPushSubscription(
+        endpoint: String,
+        p256dh: String,
+        auth: String,
+        providerId: String
+    ) async throws(HeraldKitError) -> PushTokenRegistration {
+        try await registerPushToken(endpoint, platform: .webPush, providerId: providerId, encryption: .init(p256dh: p256dh, auth: auth))
+    }
+
+    /// Registers a browser subscription given as `JSON.stringify(subscription)`:
+    /// `{"endpoint", "expirationTime", "keys": {"p256dh", "auth"}}`.
+    @discardableResult
+    public func registerWebPushSubscription(json: Data, providerId: String) async throws(HeraldKitError) -> PushTokenRegistration {
+        guard case .object(let object)? = try? JSONValue(jsonBytes: Array(json)), case .string(let endpoint)? = object["endpoint"],
+            case .object(let keys)? = object["keys"], case .string(let p256dh)? = keys["p256dh"], case .string(let auth)? = keys["auth"]
+        else { throw .invalidPayload("not a PushSubscription: it needs endpoint and keys.p256dh and keys.auth") }
+        return try await registerWebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth, providerId: providerId)
+    }
+
+    /// Registers a UnifiedPush endpoint (platform `unifiedpush`) the distributor gave the app.
+    /// With a `decryptor` (whose ``HeraldPushDecryptor/registration`` the connector's keys are),
+    /// every push to it is sealed per RFC 8291, and ``HeraldPushDecryptor/open(_:)`` opens the
+    /// message body; without one the distributor carries the JSON in the clear.
+    @discardableResult
+    public func registerUnifiedPushEndpoint(
+        _ endpoint: String,
+        providerId: String,
+        decryptor: HeraldPushDecryptor? = nil
+    ) async throws(HeraldKitError) -> PushTokenRegistration {
+        try await registerPushToken(endpoint, platform: .unifiedPush, providerId: providerId, decryptor: decryptor)
+    }
+
+    private func registerPushToken(
+        _ token: String,
+        platform: PushPlatform,
+        providerId: String,
+        encryption: PushTokenRegistration.EncryptionKey
+    ) async throws(HeraldKitError) -> PushTokenRegistration {
+        var registration = PushTokenRegistration(token: token, platform: platform, providerId: providerId, isPending: true, encryption: encryption)
+        guard authToken != nil else {
+            pendingToken = registration
+            return registration
+        }
+        try await register(registration)
+        registration.isPending = false
+        return registration
+    }
+
     private func register(_ registration: PushTokenRegistration) async throws(HeraldKitError) {
         guard let authToken else { throw .notLoggedIn }
         var body: JSONObject = [
