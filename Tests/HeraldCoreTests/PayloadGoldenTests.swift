@@ -106,7 +106,7 @@ struct PayloadGoldenTests {
         case .reaction(let r): r.sentAt
         case .groupAction(let g): g.sentAt
         case .read(let r): r.readAt
-        case .session: Date()
+        case .session, .matrix: Date()
         }
     }
 

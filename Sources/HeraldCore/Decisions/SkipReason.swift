@@ -24,4 +24,8 @@ public enum SkipReason: String, Sendable, CaseIterable {
     /// An edit or a delete of a message the recipient was never alerted to: nothing to replace
     /// or take away.
     case notAlerted = "not_alerted"
+    /// A Matrix notify that leaves a device nothing to show or count (Sygnal sends nothing too).
+    case nothingToSend = "nothing_to_send"
+    /// A Matrix homeserver's notify already pushed to this device (a retry of the same event).
+    case duplicate
 }

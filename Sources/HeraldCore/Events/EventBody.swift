@@ -8,6 +8,8 @@ public enum EventBody: Codable, Sendable, Equatable {
     case groupAction(GroupActionEvent)
     case read(ReadEvent)
     case session(SessionEvent)
+    /// A Matrix homeserver's notify, for one device (``MatrixPush``).
+    case matrix(MatrixPush)
 
     public var kind: EventKind {
         switch self {
@@ -17,6 +19,7 @@ public enum EventBody: Codable, Sendable, Equatable {
         case .groupAction: .groupAction
         case .read: .read
         case .session: .session
+        case .matrix: .matrix
         }
     }
 }

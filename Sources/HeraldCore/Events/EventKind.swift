@@ -9,6 +9,8 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     case read
     /// Herald's own: a session was revoked or expired (silent push to its devices).
     case session
+    /// A Matrix homeserver's notify to one device (the push gateway).
+    case matrix
 }
 
 extension EventKind: CodingKeyRepresentable {

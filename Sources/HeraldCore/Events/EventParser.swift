@@ -14,7 +14,7 @@ public enum EventParser {
         let clientId = try event.string("id", maxLength: 200)
         if let clientId { try Validate.text(clientId, field: event.field("id"), maxLength: 200) }
         let typeText = try event.string("type", required: true)!
-        guard let kind = EventKind(rawValue: typeText), kind != .session else {
+        guard let kind = EventKind(rawValue: typeText), kind != .session, kind != .matrix else {
             throw HeraldError.invalidField(event.field("type"), "must be one of message, call, reaction, group_action, read")
         }
         let body: EventBody
@@ -24,7 +24,7 @@ public enum EventParser {
         case .reaction: body = .reaction(try reaction(event, now: now))
         case .groupAction: body = .groupAction(try groupAction(event, now: now))
         case .read: body = .read(try read(event, now: now))
-        case .session: fatalError("refused above")
+        case .session, .matrix: fatalError("refused above")
         }
         return Parsed(clientId: clientId, body: body)
     }

@@ -94,6 +94,10 @@ extension FanOut {
             let planned = SessionEndPlan.make(session, event: event, snapshot: snapshot, now: now, texts: &texts)
             step.deliveries = planned.deliveries
             plan.pushes += planned.pushes
+        case .matrix(let push):
+            let planned = MatrixPlan.make(push, event: event, snapshot: snapshot, now: now, texts: &texts)
+            step.deliveries = [planned.delivery]
+            plan.pushes += planned.push.map { [$0] } ?? []
         default:
             planRecipients(page.recipients, of: event, facts: &facts, snapshot: snapshot, now: now, texts: &texts, step: &step, into: &plan)
         }

@@ -15,6 +15,8 @@ public struct FanOut: Sendable {
     let snapshots: AppSnapshots
     let dispatcher: Dispatcher
     public let handOff: EventHandOff
+    /// Callers waiting for their events' deliveries (the Matrix push gateway).
+    public let waiters = EventWaiters()
     let ledger: UnreadLedger
     let windowsInFlight = WindowLedger()
     let clock: any WallClock
@@ -98,6 +100,7 @@ public struct FanOut: Sendable {
     /// sessions told.
     func carryOn(_ plan: FanOutPlan, recorded: Set<String>) async {
         handOff.requeue(plan.nextPages.filter { recorded.contains($0.event.id) })
+        waiters.settled(plan.steps.filter { recorded.contains($0.eventId) }.flatMap(\.deliveries))
         for notice in plan.inApp where recorded.contains(notice.eventId) {
             _ = await ports.realtime.deliver(notice.envelope, appId: notice.appId, sessionIds: notice.sessions)
         }

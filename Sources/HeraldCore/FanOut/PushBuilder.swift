@@ -24,6 +24,12 @@ enum PushBuilder {
             else { return .failure(.unsendable("no silent push for this token")) }
             return .success(push)
         }
+        if case .matrix(let matrix) = event.event.body {
+            guard matrix.platform.tokenKind.providerKind == provider.kind else {
+                return .failure(.unsendable("provider \(delivery.providerId ?? "") is \(provider.kind.rawValue), not \(matrix.platform.rawValue)"))
+            }
+            return MatrixPayloads.push(matrix, now: now).map { .success($0) } ?? .failure(.unsendable("nothing to send"))
+        }
         switch delivery.style.kind {
         case .clear, .retract:
             if case .token(let token) = delivery.target, let platform = delivery.platform, platform.tokenKind.providerKind != provider.kind {

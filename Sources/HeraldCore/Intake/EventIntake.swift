@@ -62,14 +62,23 @@ public struct EventIntake: Sendable {
                 )
             )
         }
+        return try await accept(parsed, paths: items.map(\.1))
+    }
+
+    /// Stores events made in code (all of one app), hands them to this process's fan-out when
+    /// it has room, and returns their ids — for an event whose client id was used before, the
+    /// first event's id (the event is not stored again). `paths` name each event in an error.
+    public func accept(_ parsed: [ChatEvent], paths: [String]? = nil) async throws -> [String] {
+        let paths = paths ?? parsed.map { _ in "" }
+        let now = parsed.first?.receivedAt ?? clock.now()
         guard let handOff, handOff.reserve(parsed.count) else {
-            let ids = try await insert(parsed, claim: nil, paths: items.map(\.1))
+            let ids = try await insert(parsed, claim: nil, paths: paths)
             observer.accepted(events: parsed.count)
             return ids
         }
         let ids: [String]
         do {
-            ids = try await insert(parsed, claim: claims.claim(at: now), paths: items.map(\.1))
+            ids = try await insert(parsed, claim: claims.claim(at: now), paths: paths)
         } catch {
             handOff.cancel(parsed.count)
             throw error

@@ -23,7 +23,7 @@ public enum LocalizationKeys {
             }
             let action = g.action.rawValue.prefix(1).uppercased() + g.action.rawValue.dropFirst()
             return ("groupActionNotification_title", [group], "group\(action)Notification_body", [sender] + (event.target.map { [$0.name] } ?? []))
-        case .read, .session:
+        case .read, .session, .matrix:
             return (nil, nil, nil, nil)
         }
     }

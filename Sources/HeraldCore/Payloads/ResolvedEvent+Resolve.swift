@@ -10,6 +10,7 @@ extension ResolvedEvent {
         case .groupAction(let g): [g.actor.uid] + (g.target.map { [$0.uid] } ?? [])
         case .read(let r): [r.uid]
         case .session(let s): [s.uid]
+        case .matrix: []
         }
     }
 
@@ -20,7 +21,7 @@ extension ResolvedEvent {
         case .call(let c): c.receiverType == .group ? c.receiver : nil
         case .reaction(let r): r.group?.guid
         case .groupAction(let g): g.group.guid
-        case .read, .session: nil
+        case .read, .session, .matrix: nil
         }
     }
 
@@ -67,6 +68,9 @@ extension ResolvedEvent {
             return ResolvedEvent(event: event, app: app, sender: user(PersonRef(uid: r.uid)))
         case .session(let s):
             return ResolvedEvent(event: event, app: app, sender: user(PersonRef(uid: s.uid)))
+        case .matrix(let push):
+            let sender = push.notification.sender ?? ""
+            return ResolvedEvent(event: event, app: app, sender: user(PersonRef(uid: sender, name: push.notification.senderDisplayName)))
         }
     }
 }

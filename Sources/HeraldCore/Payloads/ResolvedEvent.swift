@@ -29,7 +29,7 @@ public struct ResolvedEvent: Sendable {
         case .call(let c): c.receiverType
         case .reaction(let r): r.receiverType
         case .groupAction: .group
-        case .read, .session: .user
+        case .read, .session, .matrix: .user
         }
     }
 
@@ -44,6 +44,7 @@ public struct ResolvedEvent: Sendable {
         case .groupAction(let g): g.conversationId
         case .read(let r): r.conversationId
         case .session: ""
+        case .matrix(let push): push.notification.roomId ?? ""
         }
     }
 
@@ -54,7 +55,7 @@ public struct ResolvedEvent: Sendable {
         case .reaction(let r): r.sentAt
         case .groupAction(let g): g.sentAt
         case .read(let r): r.readAt
-        case .session: event.receivedAt
+        case .session, .matrix: event.receivedAt
         }
     }
 
@@ -67,6 +68,7 @@ public struct ResolvedEvent: Sendable {
         case .groupAction(let g): g.group.guid
         case .read(let r): r.messageId ?? r.conversationId
         case .session(let s): s.sessionId
+        case .matrix(let push): push.notification.eventId ?? push.pushkey
         }
     }
 
@@ -80,6 +82,7 @@ public struct ResolvedEvent: Sendable {
         case .groupAction(let g): g.id
         case .read(let r): r.messageId
         case .session: nil
+        case .matrix(let push): push.notification.eventId
         }
     }
 
@@ -154,7 +157,7 @@ public struct ResolvedEvent: Sendable {
             if let target { context["target"] = ["uid": target.uid, "name": target.name, "avatar": target.avatar ?? ""] }
             context["action"] = g.action.rawValue
             context["actionText"] = actionText
-        case .read, .session:
+        case .read, .session, .matrix:
             break
         }
         return context

@@ -17,10 +17,19 @@ public struct APNsPush: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// The whole payload: the fields with `aps`.
+    /// The whole payload: the fields with `aps`. Fields that bring their own `aps` (a Matrix
+    /// pusher's `default_payload`) keep it when ``aps`` is empty; with neither there is no `aps`
+    /// (Sygnal's `event_id_only`).
     public var payload: JSONObject {
         var payload = fields
-        payload["aps"] = .object(aps.json)
+        if aps != .empty {
+            payload["aps"] = .object(aps.json)
+        } else if payload["aps"] == nil && !rawFields {
+            payload["aps"] = .object([:])
+        }
         return payload
     }
+
+    /// The fields are the whole payload as given (Matrix): no `aps` is added.
+    public var rawFields = false
 }

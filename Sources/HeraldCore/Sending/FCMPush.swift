@@ -77,6 +77,9 @@ public struct FCMPush: Sendable, Equatable {
     public var android: Android?
     public var apns: APNs?
     public var webpush: WebPush?
+    /// Merged into the message last (a Matrix binding's `fcmOptions`, Sygnal's `fcm_options`):
+    /// objects key by key, other values replacing.
+    public var options: JSONObject?
 
     public init(
         token: String,
@@ -107,6 +110,14 @@ public struct FCMPush: Sendable, Equatable {
         if let android { message["android"] = .object(android.json) }
         if let apns { message["apns"] = .object(["headers": .object(apns.headers.fcmHeaders), "payload": .object(["aps": .object(apns.aps.json)])]) }
         if let webpush { message["webpush"] = .object(webpush.json) }
+        for (key, value) in options ?? [:] {
+            if case .object(let extra) = value, case .object(var existing)? = message[key] {
+                existing.merge(extra) { $1 }
+                message[key] = .object(existing)
+            } else {
+                message[key] = value
+            }
+        }
         return message
     }
 }

@@ -52,10 +52,11 @@ public func buildApplication(
         )
     }
     try APIHandler(services: services).registerHandlers(
-        on: GeneratedRoutes(base: router, skipping: HotRoutes.operations),
+        on: GeneratedRoutes(base: router, skipping: HotRoutes.operations.union(MatrixRoutes.operations)),
         configuration: .init(dateTranscoder: MillisecondDates())
     )
     HotRoutes.register(on: router, services: services)
+    MatrixRoutes.register(on: router, services: services)
     RealtimeRoutes.register(on: router, services: services)
     try Dashboard.register(on: router, services: services)
 

@@ -27,6 +27,9 @@ public struct HeraldServices: Sendable {
     /// Devices' reports of pushes received and opened.
     public let receipts: DeviceReceipts
     public let campaigns: CampaignManagement
+    /// The Matrix push gateway and its app id bindings.
+    public let matrix: MatrixGateway
+    public let matrixAppIds: MatrixAppIds
     let clock: any WallClock
     /// Signs the dashboard's session cookies (derived from the master key, never the key itself).
     let dashboardKey: SymmetricKey
@@ -100,6 +103,17 @@ public struct HeraldServices: Sendable {
         var campaigns = CampaignManagement(feed: store, setup: feed, publisher: publisher, clock: clock)
         campaigns.claims = claims
         self.campaigns = campaigns
+        let engine = self.engine
+        self.matrix = MatrixGateway(
+            matrix: store,
+            providers: store,
+            intake: intake,
+            waiters: engine.fanOut.waiters,
+            observer: MatrixMetricsObserver(),
+            clock: clock,
+            accepted: { await engine.eventsAccepted() }
+        )
+        self.matrixAppIds = MatrixAppIds(matrix: store, providers: store, clock: clock, gateway: matrix)
         self.clock = clock
     }
 

@@ -413,6 +413,25 @@ extension SQLStore {
                 "ALTER TABLE deliveries ADD COLUMN opened_at BIGINT",
             ]
         ),
+        // The Matrix push gateway: which Herald app and provider each Matrix app id (or glob)
+        // goes to, and the pushkeys providers declared dead.
+        Migration(
+            version: 17,
+            name: "matrix push gateway",
+            statements: [
+                """
+                CREATE TABLE matrix_app_ids (
+                    pattern TEXT PRIMARY KEY, app_id TEXT NOT NULL, provider_id TEXT NOT NULL, settings TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX matrix_app_ids_by_app ON matrix_app_ids (app_id)",
+                """
+                CREATE TABLE matrix_rejected_pushkeys (
+                    matrix_app_id TEXT NOT NULL, pushkey TEXT NOT NULL, reason TEXT NOT NULL, rejected_at BIGINT NOT NULL,
+                    PRIMARY KEY (matrix_app_id, pushkey))
+                """,
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.
