@@ -8,6 +8,6 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Herald, the self-hosted notification server for chat apps.",
         version: HeraldVersion.description,
-        subcommands: [Serve.self, Migrate.self, Apps.self, Push.self, Backup.self, Restore.self, Config.self]
+        subcommands: [Serve.self, Migrate.self, Apps.self, Push.self, Matrix.self, Backup.self, Restore.self, Config.self]
     )
 }

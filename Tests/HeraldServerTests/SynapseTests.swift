@@ -19,7 +19,10 @@ struct SynapseTests {
     }
     static var shouldRun: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || python != nil }
 
-    @Test(.enabled(if: shouldRun, "needs HERALD_SYNAPSE_PYTHON: a virtualenv with matrix-synapse (made by .ci/run)"), arguments: TestBackend.available)
+    @Test(
+        .enabled(if: shouldRun, "needs HERALD_SYNAPSE_PYTHON: a virtualenv with matrix-synapse (made by .ci/run)"),
+        arguments: TestBackend.available
+    )
     func synapsesPushesArriveAsSygnalsAndARejectedPusherIsDropped(_ backend: TestBackend) async throws {
         let python = try #require(Self.python, "HERALD_SYNAPSE_PYTHON is not a python with matrix-synapse")
         let world = try await ProcessWorld.make(backend, name: "Synapse", record: true)

@@ -57,7 +57,8 @@ public struct ChatEvent: Sendable, Equatable {
     /// The event as the API shows it (`GET /v1/events/{eventId}`): what the backend posted, as it
     /// posted it; Herald's own session events, which nobody posted, as
     /// `{"type":"session","uid","sessionId","reason","devices":[{"providerId","platform"}]}`
-    /// (the devices' tokens are not repeated there: the delivery log names each target).
+    /// (the devices' tokens are not repeated there: the delivery log names each target); a Matrix
+    /// notify's device as `{"type":"matrix","notification","device":{"app_id","pushkey"},"matrixAppId","providerId"}`.
     public var publicJSON: JSONValue {
         if let posted { return posted }
         switch body {
@@ -68,6 +69,27 @@ public struct ChatEvent: Sendable, Equatable {
                 "devices": .array(
                     session.devices.map { .object(["providerId": .string($0.providerId), "platform": .string($0.platform.rawValue)]) }
                 ),
+            ])
+        case .matrix(let push):
+            // The notify as the homeserver sent it, for this device; not the pusher's data (a
+            // Web Push pusher's auth secret is in it).
+            let n = push.notification
+            var notification: JSONObject = ["prio": .string(n.prio)]
+            let fields: [(String, String?)] = [
+                ("event_id", n.eventId), ("room_id", n.roomId), ("type", n.type), ("sender", n.sender),
+                ("sender_display_name", n.senderDisplayName), ("room_name", n.roomName), ("room_alias", n.roomAlias),
+                ("membership", n.membership),
+            ]
+            for (key, value) in fields { if let value { notification[key] = .string(value) } }
+            if let content = n.content { notification["content"] = .object(content) }
+            var counts: JSONObject = [:]
+            if let unread = n.unread { counts["unread"] = .number(Double(unread)) }
+            if let missed = n.missedCalls { counts["missed_calls"] = .number(Double(missed)) }
+            if !counts.isEmpty { notification["counts"] = .object(counts) }
+            return .object([
+                "type": .string(EventKind.matrix.rawValue), "notification": .object(notification),
+                "device": .object(["app_id": .string(push.device.appId), "pushkey": .string(push.pushkey)]),
+                "matrixAppId": .string(push.binding.pattern), "providerId": .string(push.binding.providerId),
             ])
         default:
             // Every other kind is stored as posted; this is only reached by events made in code.
