@@ -14,7 +14,15 @@ struct BenchServer {
     let base: String
     let http: HTTPClient
 
-    static func start(heraldPath: String, database: String, standIn: APNsStandIn, fcm: FCMStandIn? = nil, name: String) async throws -> BenchServer {
+    static func start(
+        heraldPath: String,
+        database: String,
+        standIn: APNsStandIn,
+        fcm: FCMStandIn? = nil,
+        name: String,
+        trusting extra: [TestCertificate] = [],
+        environment more: [String: String] = [:]
+    ) async throws -> BenchServer {
         let port = try HeraldProcess.freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -22,10 +30,10 @@ struct BenchServer {
             [
                 "HERALD_DATABASE_URL": database, "HERALD_DATA_DIR": folder.path, "HERALD_SECRET_KEY": String(repeating: "ef", count: 32),
                 "HERALD_APNS_SANDBOX_URL": standIn.endpointURL,
-                "HERALD_CA_FILE": try caFile([standIn.certificate] + (fcm.map { [$0.certificate] } ?? [])), "HERALD_LOG_LEVEL": "error",
+                "HERALD_CA_FILE": try caFile([standIn.certificate] + (fcm.map { [$0.certificate] } ?? []) + extra), "HERALD_LOG_LEVEL": "error",
                 // Load comes from one key and a few tokens: the per-credential rate limits would be what is measured.
                 "HERALD_RATE_LIMIT": "0", "HERALD_USER_RATE_LIMIT": "0",
-            ].merging(fcm.map { ["HERALD_FCM_URL": $0.url, "HERALD_FCM_TOKEN_URL": $0.tokenURL] } ?? [:]) { $1 }
+            ].merging(fcm.map { ["HERALD_FCM_URL": $0.url, "HERALD_FCM_TOKEN_URL": $0.tokenURL] } ?? [:]) { $1 }.merging(more) { $1 }
         ) { $1 }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: heraldPath)
@@ -113,7 +121,8 @@ struct BenchServer {
 
     /// The users, in batches of 1,000, each with one session and an iPhone; their session tokens.
     /// - Parameter android: an Android phone (FCM) instead of an iPhone.
-    func seed(apiKey: String, uids: [String], android: Bool = false) async throws -> [String] {
+    /// - Parameter devices: register the phones (off: sessions only).
+    func seed(apiKey: String, uids: [String], android: Bool = false, devices: Bool = true) async throws -> [String] {
         for start in stride(from: 0, to: uids.count, by: 1_000) {
             _ = try await call(
                 .POST,
@@ -129,6 +138,8 @@ struct BenchServer {
                     for index in stride(from: worker, to: uids.count, by: 32) {
                         let (_, session) = try await call(.POST, "/v1/users/\(uids[index])/sessions", bearer: apiKey, [String: Any]())
                         let token = session["authToken"] as? String ?? ""
+                        tokens.append((index, token))
+                        guard devices else { continue }
                         _ = try await call(
                             .POST,
                             "/v1/me/push-tokens",
@@ -137,7 +148,6 @@ struct BenchServer {
                                 ? ["pushToken": "fcm-bench-" + String(format: "%064x", index + 1), "platform": "fcm_android", "providerId": "fcm-1"]
                                 : ["pushToken": String(format: "%064x", index + 1), "platform": "apns_ios_device", "providerId": "apns-1"]
                         )
-                        tokens.append((index, token))
                     }
                     return tokens
                 }

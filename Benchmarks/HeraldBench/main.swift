@@ -233,6 +233,12 @@ case "engine-fcm":
 case "feed":
     try await FeedBench.run()
 
+case "matrix":
+    try await MatrixBench.run()
+
+case "webpush":
+    try await MatrixBench.runWebPush()
+
 case "recovery":
     try await RecoveryBench.run()
 

@@ -171,6 +171,12 @@ struct ReadmeTests {
         #expect(toTablet.count >= 3, "FCM got \(toTablet.count) messages for Ana's tablet:\n\(run.output.suffix(3_000))")
         #expect(toPhone.contains { String(decoding: $0.body, as: UTF8.self).contains("Hello!") }, "the README's message did not reach the iPhone")
         #expect(run.output.contains("fit_"), "the campaign's card is not in Ana's feed")
+        // The Matrix notify reached the same iPhone (its pushkey is the token in base64), as Sygnal shapes it.
+        #expect(
+            toPhone.contains { String(decoding: $0.body, as: UTF8.self).contains("MSG_FROM_USER_IN_ROOM_WITH_CONTENT") },
+            "the README's Matrix notify did not reach the iPhone"
+        )
+        #expect(run.output.contains(#"{"rejected":["nobody-key"]}"#), "the README's notify did not reject the unbound app id")
         // The backup was restored into a new folder, beside its key file.
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("restored/herald.sqlite").path))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("restored/secret.key").path))
