@@ -73,8 +73,12 @@ public struct MatrixGateway: Sendable {
         }
         var events: [ChatEvent] = []
         var devices: [String: MatrixDevice] = [:]
+        // Each binding's provider, read once per notify.
+        var kinds: [String: ProviderCredential?] = [:]
         for (device, binding) in accepted {
-            guard let provider = try await providers.provider(appId: binding.appId, providerId: binding.providerId) else {
+            let key = binding.appId + "\u{0}" + binding.providerId
+            if kinds[key] == nil { kinds[key] = .some(try await providers.provider(appId: binding.appId, providerId: binding.providerId)) }
+            guard let provider = kinds[key] ?? nil else {
                 // The binding's provider is gone: an operator's mistake, not a dead pushkey (no rejection).
                 observer.device(appId: device.appId, outcome: "no_provider")
                 continue
