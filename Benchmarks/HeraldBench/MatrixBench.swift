@@ -18,6 +18,14 @@ import NIOHTTP1
 ///
 ///   herald-bench webpush --herald <path> --database <url> [--users 10000] [--events 50000]
 enum MatrixBench {
+    /// What `--json` gets: each phase's figures by name.
+    static func write(_ results: [String: [String: Double]]) throws {
+        guard let file = argument("--json") else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(results).write(to: URL(fileURLWithPath: file))
+    }
+
     static func run() async throws {
         let heraldPath = argument("--herald")!
         let database = argument("--database")!
@@ -39,6 +47,7 @@ enum MatrixBench {
         let bound = try await bench.call(.PUT, "/v1/matrix/app-ids/im.vector.app.ios.*", bearer: apiKey, ["providerId": "apns-1"])
         guard bound.0 == 200 else { throw TestFailure("bind: \(bound)") }
         let backend = database.hasPrefix("postgres") ? "postgres" : "sqlite"
+        var results: [String: [String: Double]] = [:]
         for devices in [1, 10] {
             let count = devices == 1 ? notifies : notifies / 10
             // Bodies encoded before the clock starts: the bench shares the cores.
@@ -86,6 +95,10 @@ enum MatrixBench {
             let elapsed = EngineBench.seconds(since: started)
             let pushes = received.withLockedValue { $0 } - baseline
             let cpu = RealtimeBench.serverCPUSeconds(String(bench.process.processIdentifier)) - cpuBefore
+            results["devices\(devices)"] = [
+                "notifiesPerSecond": Double(count) / elapsed, "pushesPerSecond": Double(pushes) / elapsed,
+                "serverCPUMicrosecondsPerPush": cpu * 1e6 / Double(max(1, pushes)),
+            ]
             print(
                 String(
                     format:
@@ -102,6 +115,7 @@ enum MatrixBench {
                 )
             )
         }
+        try write(results)
         await standIn.shutdown()
         try await bench.stop()
     }
@@ -201,6 +215,7 @@ enum MatrixBench {
                 cpu * 1e6 / Double(max(1, pushes))
             )
         )
+        try write(["webpush": ["sendsPerSecond": Double(sends) / elapsed, "serverCPUMicrosecondsPerPush": cpu * 1e6 / Double(max(1, pushes))]])
         await standIn.shutdown()
         await pushService.shutdown()
         try await bench.stop()
