@@ -97,6 +97,7 @@ extension FanOut {
         case .matrix(let push):
             let planned = MatrixPlan.make(push, event: event, snapshot: snapshot, now: now, texts: &texts)
             step.deliveries = [planned.delivery]
+            step.recipients = 1
             plan.pushes += planned.push.map { [$0] } ?? []
         default:
             planRecipients(page.recipients, of: event, facts: &facts, snapshot: snapshot, now: now, texts: &texts, step: &step, into: &plan)

@@ -22,9 +22,9 @@ public enum Recipients {
             return ([r.uid], nil, nil)
         case .session(let s):
             return ([s.uid], nil, nil)
-        case .matrix(let push):
-            // The device names the recipient; the notify names no user.
-            return ([push.uid], nil, nil)
+        case .matrix:
+            // The notify names its device, no user: there is nothing about users to look up.
+            return ([], nil, nil)
         }
     }
 
