@@ -310,6 +310,32 @@ struct DashboardTests {
             #expect(try herald.services.providers.secret(of: after).privateKeyPEM == herald.services.providers.secret(of: before).privateKeyPEM)
             #expect(try await browser.post("/dashboard/providers/apns-1/delete", [:]).status == 303)
             await #expect(throws: HeraldError.self) { try await herald.services.providers.get(appId: app.appId, providerId: "apns-1") }
+
+            // Web Push: a subject that is not mailto:/https: is refused at the field; Herald makes
+            // the key pair and shows only its public half; the list names the Matrix app ids.
+            let badSubject = try await browser.upload(
+                "/dashboard/providers",
+                ["kind": "webpush", "providerId": "web-1", "enabled": "on", "subject": "push@acme.test"],
+                files: [:]
+            )
+            #expect(badSubject.status == 422 && badSubject.text.contains(#"id="subject-error""#))
+            let web = try await browser.upload(
+                "/dashboard/providers",
+                ["kind": "webpush", "providerId": "web-1", "enabled": "on", "subject": "mailto:push@acme.test"],
+                files: [:]
+            )
+            #expect(web.status == 303, "\(web.text.prefix(400))")
+            let created = try await herald.services.providers.get(appId: app.appId, providerId: "web-1")
+            let publicKey = try #require(created.config.settings.webPush?.publicKey)
+            let edit = try await browser.get("/dashboard/providers/web-1")
+            let vapidKey = try herald.services.providers.secret(of: created).vapidPrivateKey ?? "-"
+            #expect(edit.text.contains(publicKey) && !edit.text.contains(vapidKey))
+            _ = try await herald.services.matrixAppIds.put(appId: app.appId, pattern: "im.vector.app.web*", .init(providerId: "web-1"))
+            let list = try await browser.get("/dashboard/providers")
+            #expect(
+                list.text.contains("Matrix app ids") && list.text.contains("im.vector.app.web*")
+                    && list.text.contains("Web Push (browsers, UnifiedPush)")
+            )
         }
     }
 

@@ -76,6 +76,8 @@ struct MatrixGatewayTests {
                 #expect(method.status == 405 && method.body["errcode"].string == "M_UNRECOGNIZED", "\(method.text)")
                 let path = try await client.request(.get, "/_matrix/push/v2/notify")
                 #expect(path.status == 404 && path.body["errcode"].string == "M_UNRECOGNIZED", "\(path.text)")
+                let plainText = try await client.request(.post, "/_matrix/push/v1/notify", raw: "hello", headers: [.contentType: "text/plain"])
+                #expect([400, 415].contains(plainText.status) && plainText.body["errcode"].string == "M_NOT_JSON", "\(plainText.text)")
                 let notJSON = try await client.request(.post, "/_matrix/push/v1/notify", raw: "{nope")
                 #expect(notJSON.status == 400 && notJSON.body["errcode"].string == "M_NOT_JSON", "\(notJSON.text)")
                 let noDevices = try await client.request(.post, "/_matrix/push/v1/notify", json: ["notification": ["devices": [Any]()]])

@@ -117,20 +117,12 @@ public actor Herald {
         providerId: String,
         decryptor: HeraldPushDecryptor? = nil
     ) async throws(HeraldKitError) -> PushTokenRegistration {
-        var registration = PushTokenRegistration(
-            token: token,
+        try await registerPushToken(
+            token,
             platform: platform,
             providerId: providerId,
-            isPending: true,
             encryption: decryptor.map { .init(p256dh: $0.registration.p256dh, auth: $0.registration.auth) }
         )
-        guard authToken != nil else {
-            pendingToken = registration
-            return registration
-        }
-        try await register(registration)
-        registration.isPending = false
-        return registration
     }
 
     /// Registers a browser's Web Push subscription (platform `web_push`): the endpoint and keys of
@@ -173,7 +165,7 @@ public actor Herald {
         _ token: String,
         platform: PushPlatform,
         providerId: String,
-        encryption: PushTokenRegistration.EncryptionKey
+        encryption: PushTokenRegistration.EncryptionKey?
     ) async throws(HeraldKitError) -> PushTokenRegistration {
         var registration = PushTokenRegistration(token: token, platform: platform, providerId: providerId, isPending: true, encryption: encryption)
         guard authToken != nil else {

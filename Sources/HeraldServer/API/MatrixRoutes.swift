@@ -49,6 +49,18 @@ enum MatrixRoutes {
     /// Whether a path is the gateway's (its errors are Matrix's).
     static func owns(_ path: String) -> Bool { path == "/_matrix" || path.hasPrefix("/_matrix/") }
 
+    /// The Matrix error code of a status Herald's middleware answered with.
+    static func errcode(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "M_BAD_JSON"
+        case 404, 405: "M_UNRECOGNIZED"
+        case 413: "M_TOO_LARGE"
+        case 415: "M_NOT_JSON"
+        case 429: "M_LIMIT_EXCEEDED"
+        default: "M_UNKNOWN"
+        }
+    }
+
     /// A Matrix error: 404 `M_UNRECOGNIZED` for an unknown path, 405 `M_UNRECOGNIZED` for a wrong method.
     static func error(_ status: HTTPResponse.Status, _ errcode: String, _ message: String, headers: HTTPFields = [:]) -> Response {
         var headers = headers

@@ -25,7 +25,15 @@ struct DashboardProvidersController: Sendable {
 
     @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> Response {
         try await dashboard.page(request) { signedIn in
-            let rows = try await services.providers.list(appId: signedIn.app.id).map { row($0, now: services.clock.now()) }
+            // The Matrix app ids each provider serves, shown as one more fact.
+            let bindings = Dictionary(grouping: try await services.matrixAppIds.list(appId: signedIn.app.id), by: \.providerId)
+            let rows = try await services.providers.list(appId: signedIn.app.id).map { credential in
+                var row = row(credential, now: services.clock.now())
+                if let ids = bindings[credential.providerId] {
+                    row.facts.append(ProvidersPage.Fact(label: "Matrix app ids", value: ids.map(\.pattern).joined(separator: ", ")))
+                }
+                return row
+            }
             let page = ProvidersPage(
                 providers: rows,
                 empty: rows.isEmpty,

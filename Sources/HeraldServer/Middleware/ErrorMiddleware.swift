@@ -15,13 +15,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if MatrixRoutes.owns(request.uri.path), let routerError = error as? HTTPError, routerError.status == .notFound {
-                // The gateway's paths answer as a Matrix server does.
-                if let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method) {
-                    let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-                    return MatrixRoutes.error(.methodNotAllowed, "M_UNRECOGNIZED", "Unrecognized request", headers: [.allow: allow])
+            if MatrixRoutes.owns(request.uri.path) {
+                // The gateway's paths answer as a Matrix server does, whatever refused the request.
+                if let routerError = error as? HTTPError, routerError.status == .notFound {
+                    if let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method) {
+                        let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+                        return MatrixRoutes.error(.methodNotAllowed, "M_UNRECOGNIZED", "Unrecognized request", headers: [.allow: allow])
+                    }
+                    return MatrixRoutes.error(.notFound, "M_UNRECOGNIZED", "Unrecognized request")
                 }
-                return MatrixRoutes.error(.notFound, "M_UNRECOGNIZED", "Unrecognized request")
+                let refusal = Self.heraldError(from: error)
+                return MatrixRoutes.error(Self.status(of: refusal.kind), MatrixRoutes.errcode(for: Self.status(of: refusal.kind)), refusal.message)
             }
             var herald = Self.heraldError(from: error)
             if let routerError = error as? HTTPError, routerError.status == .notFound, let allowed = routes.methods(for: request.uri.path),

@@ -8,9 +8,10 @@ import NIOConcurrencyHelpers
 struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limiter: RateLimiter
 
-    /// The probes, which take no credential (`security: []` in the OpenAPI document): a probe
-    /// that sends one anyway is neither counted against it nor refused.
-    static var unmetered: Set<String> { ["/health", "/ready"] }
+    /// The operations that take no credential (`security: []` in the OpenAPI document: the
+    /// probes, the Matrix gateway a homeserver calls): a request that sends one anyway is neither
+    /// counted against it nor refused.
+    static var unmetered: Set<String> { ["/health", "/ready", MatrixRoutes.notifyPath] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if !Self.unmetered.contains(request.uri.path), let bearer = CredentialsMiddleware<Context>.bearer(in: request),

@@ -12,7 +12,7 @@ struct ProvidersPage: DashboardViewModel {
         /// The kind's display name.
         let kind: String
         let enabled: Bool
-        let facts: [Fact]
+        var facts: [Fact]
         /// Why Herald set it aside, if it did.
         let broken: String?
         let expires: String?
