@@ -18,6 +18,16 @@ struct SecurityPrimitivesTests {
         #expect(seen.count == 2_000)
     }
 
+    /// Ids made one after another sort in that order, even in the same millisecond (which of two
+    /// events came later is read from their ids); an earlier time given keeps its own millisecond.
+    @Test func timeOrderedIdsSortInTheOrderTheyWereMade() {
+        let ids = (0..<20_000).map { _ in Identifier.timeOrdered("evt_") }
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.count == "evt_".count + 27 })
+        let earlier = Identifier.timeOrdered("evt_", now: Date(timeIntervalSince1970: 1_000))
+        #expect(earlier < ids[0] && earlier.hasPrefix("evt_000000f42400000"))
+    }
+
     @Test func constantTimeEqualityIsEquality() {
         #expect(ConstantTime.equals("", ""))
         #expect(ConstantTime.equals("a3f9", "a3f9"))

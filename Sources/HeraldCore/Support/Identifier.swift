@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Random identifiers and bearer secrets, from the system's cryptographic generator.
 public enum Identifier {
@@ -46,14 +47,32 @@ public enum Identifier {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `prefix`, the time in milliseconds (11 hexadecimal digits) and 8 random bytes: ids made one
-    /// after another sort together, so a table keyed by them grows at its end instead of at
-    /// random pages of its index.
+    /// `prefix`, the time in milliseconds (11 hexadecimal digits), a sequence (4) and 6 random
+    /// bytes: ids made one after another sort together, so a table keyed by them grows at its end
+    /// instead of at random pages of its index; and within a process they sort in the order they
+    /// were made, even in the same millisecond (an event's id says which of two came later).
     public static func timeOrdered(_ prefix: String, now: Date = Date()) -> String {
         let ms = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        let time = String(ms, radix: 16)
-        return prefix + String(repeating: "0", count: max(0, 11 - time.count)) + time + hex(bytes: 8)
+        let (stamp, sequence) = clock.withLock { state -> (UInt64, UInt64) in
+            if ms > state.ms {
+                state = (ms, 0)
+            } else if ms == state.ms {
+                // Another in the same millisecond: one step on (past 65,535, the random part orders them).
+                state.sequence = min(state.sequence + 1, 0xFFFF)
+            } else {
+                // An earlier time (given, or a clock set back) keeps its own millisecond.
+                return (ms, 0)
+            }
+            return (state.ms, state.sequence)
+        }
+        let time = String(stamp, radix: 16)
+        let step = String(sequence, radix: 16)
+        return prefix + String(repeating: "0", count: max(0, 11 - time.count)) + time + String(repeating: "0", count: 4 - step.count) + step
+            + hex(bytes: 6)
     }
+
+    /// The last time-ordered id's millisecond and sequence.
+    private static let clock = Mutex<(ms: UInt64, sequence: UInt64)>((0, 0))
 }
 
 extension String {
