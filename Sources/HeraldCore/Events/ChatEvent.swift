@@ -73,21 +73,8 @@ public struct ChatEvent: Sendable, Equatable {
         case .matrix(let push):
             // The notify as the homeserver sent it, for this device; not the pusher's data (a
             // Web Push pusher's auth secret is in it).
-            let n = push.notification
-            var notification: JSONObject = ["prio": .string(n.prio)]
-            let fields: [(String, String?)] = [
-                ("event_id", n.eventId), ("room_id", n.roomId), ("type", n.type), ("sender", n.sender),
-                ("sender_display_name", n.senderDisplayName), ("room_name", n.roomName), ("room_alias", n.roomAlias),
-                ("membership", n.membership),
-            ]
-            for (key, value) in fields { if let value { notification[key] = .string(value) } }
-            if let content = n.content { notification["content"] = .object(content) }
-            var counts: JSONObject = [:]
-            if let unread = n.unread { counts["unread"] = .number(Double(unread)) }
-            if let missed = n.missedCalls { counts["missed_calls"] = .number(Double(missed)) }
-            if !counts.isEmpty { notification["counts"] = .object(counts) }
             return .object([
-                "type": .string(EventKind.matrix.rawValue), "notification": .object(notification),
+                "type": .string(EventKind.matrix.rawValue), "notification": .object(push.notification.wireFields),
                 "device": .object(["app_id": .string(push.device.appId), "pushkey": .string(push.pushkey)]),
                 "matrixAppId": .string(push.binding.pattern), "providerId": .string(push.binding.providerId),
             ])

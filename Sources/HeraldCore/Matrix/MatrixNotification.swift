@@ -52,6 +52,24 @@ public struct MatrixNotification: Codable, Sendable, Equatable {
         self.devices = devices
     }
 
+    /// The notification in the spec's wire form, without `devices` and `user_is_target`: the
+    /// fields it has, `prio`, `content` and `counts`.
+    public var wireFields: JSONObject {
+        var object: JSONObject = ["prio": .string(prio)]
+        let fields: [(String, String?)] = [
+            ("event_id", eventId), ("room_id", roomId), ("type", type), ("sender", sender),
+            ("sender_display_name", senderDisplayName), ("room_name", roomName), ("room_alias", roomAlias),
+            ("membership", membership),
+        ]
+        for (key, value) in fields { if let value { object[key] = .string(value) } }
+        if let content { object["content"] = .object(content) }
+        var counts: JSONObject = [:]
+        if let unread { counts["unread"] = .number(Double(unread)) }
+        if let missedCalls { counts["missed_calls"] = .number(Double(missedCalls)) }
+        if !counts.isEmpty { object["counts"] = .object(counts) }
+        return object
+    }
+
     /// The notify's body as the spec gives it; errors name the field (`notification.devices[0].pushkey`).
     public static func parse(_ body: JSONValue) throws -> MatrixNotification {
         guard case .object(let root) = body, case .object(let n)? = root["notification"] else {

@@ -346,19 +346,8 @@ public enum MatrixPayloads {
     /// The notify as a UnifiedPush endpoint receives it from a Matrix gateway: the notification
     /// with this device alone.
     static func unifiedPushNotification(_ n: MatrixNotification, _ device: MatrixDevice) -> JSONObject {
-        var object: JSONObject = ["prio": .string(n.prio)]
-        let fields: [(String, String?)] = [
-            ("event_id", n.eventId), ("room_id", n.roomId), ("type", n.type), ("sender", n.sender),
-            ("sender_display_name", n.senderDisplayName), ("room_name", n.roomName), ("room_alias", n.roomAlias),
-            ("membership", n.membership),
-        ]
-        for (key, value) in fields { if let value { object[key] = .string(value) } }
+        var object = n.wireFields
         if let userIsTarget = n.userIsTarget { object["user_is_target"] = .bool(userIsTarget) }
-        if let content = n.content { object["content"] = .object(content) }
-        var counts: JSONObject = [:]
-        if let unread = n.unread { counts["unread"] = .number(Double(unread)) }
-        if let missed = n.missedCalls { counts["missed_calls"] = .number(Double(missed)) }
-        if !counts.isEmpty { object["counts"] = .object(counts) }
         var entry: JSONObject = ["app_id": .string(device.appId), "pushkey": .string(device.pushkey), "data": .object(device.data)]
         if let ts = device.pushkeyTs { entry["pushkey_ts"] = .number(Double(ts)) }
         if !device.tweaks.isEmpty { entry["tweaks"] = .object(device.tweaks) }
