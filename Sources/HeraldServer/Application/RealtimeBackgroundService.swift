@@ -2,7 +2,6 @@ import Foundation
 import HeraldAPI
 import HeraldStorage
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -13,6 +12,8 @@ struct RealtimeBackgroundService: Service {
     let realtime: RealtimeService
 
     func run() async throws {
+        // Sockets live in their channels, not in tasks the server waits for: each is told.
+        defer { realtime.closeAll(reason: "server stopping") }
         try await cancelWhenGracefulShutdown { try await realtime.run() }
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HeraldAPI
 import HeraldStorage
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime

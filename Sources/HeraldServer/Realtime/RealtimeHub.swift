@@ -45,6 +45,12 @@ final class RealtimeHub: Sendable {
         }
     }
 
+    /// Closes every connection (the server is stopping).
+    func closeAll(code: UInt16, reason: String) {
+        let all = table.withLockedValue { table in table.values.flatMap(\.values) }
+        for connection in all { connection.close(code: code, reason: reason) }
+    }
+
     /// The connections whose session expired by `now`.
     func expired(now: Date) -> [RealtimeConnection] {
         table.withLockedValue { table in
