@@ -28,6 +28,18 @@ struct SecurityPrimitivesTests {
         #expect(earlier < ids[0] && earlier.hasPrefix("evt_000000f42400000"))
     }
 
+    /// A caller's clock ahead of the system's (a test's) does not unsettle the order of the ids
+    /// made on the system's clock meanwhile: the suite's other tests make ids on theirs.
+    @Test func idsOnTheSystemClockStayInOrderBesideAClockAhead() {
+        let ahead = Date().addingTimeInterval(3_600)
+        var ids: [String] = []
+        for i in 0..<20_000 {
+            if i % 3 == 0 { _ = Identifier.timeOrdered("itm_", now: ahead) }
+            ids.append(Identifier.timeOrdered("evt_"))
+        }
+        #expect(zip(ids, ids.dropFirst()).filter { $0 >= $1 }.count == 0, "ids out of order")
+    }
+
     @Test func constantTimeEqualityIsEquality() {
         #expect(ConstantTime.equals("", ""))
         #expect(ConstantTime.equals("a3f9", "a3f9"))

@@ -53,26 +53,39 @@ public enum Identifier {
     /// were made, even in the same millisecond (an event's id says which of two came later).
     public static func timeOrdered(_ prefix: String, now: Date = Date()) -> String {
         let ms = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        let (stamp, sequence) = clock.withLock { state -> (UInt64, UInt64) in
-            if ms > state.ms {
-                state = (ms, 0)
-            } else if ms == state.ms {
-                // Another in the same millisecond: one step on (past 65,535, the random part orders them).
-                state.sequence = min(state.sequence + 1, 0xFFFF)
-            } else {
-                // An earlier time (given, or a clock set back) keeps its own millisecond.
-                return (ms, 0)
-            }
-            return (state.ms, state.sequence)
-        }
-        let time = String(stamp, radix: 16)
+        let sequence = sequences.withLock { $0.next(for: ms) }
+        let time = String(ms, radix: 16)
         let step = String(sequence, radix: 16)
         return prefix + String(repeating: "0", count: max(0, 11 - time.count)) + time + String(repeating: "0", count: 4 - step.count) + step
             + hex(bytes: 6)
     }
 
-    /// The last time-ordered id's millisecond and sequence.
-    private static let clock = Mutex<(ms: UInt64, sequence: UInt64)>((0, 0))
+    private static let sequences = Mutex(Sequences())
+
+    /// The last sequence number of each millisecond ids were recently made in. Per millisecond,
+    /// not only the latest: clocks given by callers (a test's, ahead of or behind the system's)
+    /// make ids beside the system's, and each keeps its own order.
+    struct Sequences {
+        private var byMillisecond: [UInt64: (sequence: UInt64, used: UInt64)] = [:]
+        private var uses: UInt64 = 0
+        /// Milliseconds remembered; the one used longest ago is forgotten first.
+        static let capacity = 64
+
+        mutating func next(for ms: UInt64) -> UInt64 {
+            uses += 1
+            if let last = byMillisecond[ms] {
+                // Another in the same millisecond: one step on (past 65,535, the random part orders them).
+                let sequence = min(last.sequence + 1, 0xFFFF)
+                byMillisecond[ms] = (sequence, uses)
+                return sequence
+            }
+            if byMillisecond.count >= Self.capacity, let stale = byMillisecond.min(by: { $0.value.used < $1.value.used })?.key {
+                byMillisecond[stale] = nil
+            }
+            byMillisecond[ms] = (0, uses)
+            return 0
+        }
+    }
 }
 
 extension String {
