@@ -80,14 +80,19 @@ extension SQLStore: EventRepository {
     public func claimEvents(limit: Int, now: Date, claim: Claim) async throws -> [StoredEvent] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         // One statement, atomic by itself; the rows are parsed after the connection is free.
+        // Events whose lease ran out first, then pending ones by age: each found through an index
+        // of its own status (migration 18).
         let rows = try await write { db in
             try await db.raw(
                 """
-                UPDATE events SET status = 'fanning_out', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
-                WHERE id IN (
-                    SELECT id FROM events
-                    WHERE status <> 'done' AND (status = 'pending' OR (status = 'fanning_out' AND lease_until < \(bind: now.ms)))
+                WITH expired AS (
+                    SELECT id FROM events WHERE status = 'fanning_out' AND lease_until < \(bind: now.ms)
+                    ORDER BY lease_until LIMIT \(bind: limit)\(unsafeRaw: skipLocked)),
+                pending AS (
+                    SELECT id FROM events WHERE status = 'pending'
                     ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                UPDATE events SET status = 'fanning_out', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
+                WHERE id IN (SELECT id FROM expired UNION ALL SELECT id FROM pending LIMIT \(bind: limit))
                 RETURNING *
                 """
             ).rows()
@@ -226,7 +231,7 @@ extension SQLStore: EventRepository {
 
     public func pendingEventCount() async throws -> Int {
         try await lookup { db in
-            try await db.raw("SELECT COUNT(*) AS n FROM events WHERE status <> 'done'").firstRow()?.int("n") ?? 0
+            try await db.raw("SELECT COUNT(*) AS n FROM events WHERE status IN ('pending', 'fanning_out')").firstRow()?.int("n") ?? 0
         }
     }
 
