@@ -231,7 +231,9 @@ extension SQLStore: EventRepository {
 
     public func pendingEventCount() async throws -> Int {
         try await lookup { db in
-            try await db.raw("SELECT COUNT(*) AS n FROM events WHERE status IN ('pending', 'fanning_out')").firstRow()?.int("n") ?? 0
+            try await db.raw(
+                "SELECT (SELECT COUNT(*) FROM events WHERE status = 'pending') + (SELECT COUNT(*) FROM events WHERE status = 'fanning_out') AS n"
+            ).firstRow()?.int("n") ?? 0
         }
     }
 
