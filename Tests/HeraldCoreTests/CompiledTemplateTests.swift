@@ -24,6 +24,13 @@ import Testing
         "{{flags.on}}", "{{list}}", "{{price}}", "{{conversationId.more}}", "trailing }} braces", "{{sender.name}}{{",
     ]
 
+    /// A text has a tag exactly when it holds `{{` (what Foundation's `contains` answered).
+    @Test func aTextHasATagWhenItHoldsTwoOpeningBraces() {
+        for text in Self.templates + ["", "{", "{ {", "}}{{", "a{b{c", "é{{", "{{{", "{x}{y}", "日本{{語"] {
+            #expect(TemplateRenderer.hasTag(text) == text.contains("{{"), "\(text)")
+        }
+    }
+
     @Test func rendersWhatMustacheRenders() throws {
         for text in Self.templates {
             guard let compiled = CompiledTemplate(text) else {

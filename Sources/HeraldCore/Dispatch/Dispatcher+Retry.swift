@@ -94,7 +94,7 @@ extension Dispatcher {
     func feedItems(of deliveries: [Delivery], appId: String) async throws -> [String: FeedItem] {
         let ids = Set(deliveries.compactMap(\.subject.feedItemId))
         guard !ids.isEmpty, let feed = ports.feed else { return [:] }
-        return try await feed.feedItems(appId: appId, ids: Array(ids))
+        return try await feed.feedItems(appId: appId, ids: Array(ids), content: false)
     }
 
     func event(_ id: String, appId: String) async -> Result<ResolvedEvent, FailureReason> {

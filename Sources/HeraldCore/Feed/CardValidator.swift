@@ -309,12 +309,14 @@ public enum CardValidator {
             }
         }
 
-        func isVariable(_ text: String) -> Bool { template && text.contains("{{") }
+        func isVariable(_ text: String) -> Bool { template && TemplateRenderer.hasTag(text) }
 
         func format(_ number: Double) -> String { number.rounded() == number ? String(Int(number)) : String(number) }
 
+        /// A key as a JSON pointer's token (RFC 6901); most keys need nothing.
         func escape(_ key: String) -> String {
-            key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+            return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
         }
     }
 }

@@ -134,7 +134,7 @@ public struct FeedPublisher: Sendable {
     /// The card with every string's `{{variables}}` filled.
     static func fill(_ value: JSONValue, _ context: [String: Any]) -> JSONValue {
         switch value {
-        case .string(let text): return text.contains("{{") ? .string(TemplateRenderer.render(text, context)) : value
+        case .string(let text): return TemplateRenderer.hasTag(text) ? .string(TemplateRenderer.render(text, context)) : value
         case .array(let items): return .array(items.map { fill($0, context) })
         case .object(let object): return .object(object.mapValues { fill($0, context) })
         default: return value

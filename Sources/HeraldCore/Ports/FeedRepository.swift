@@ -15,8 +15,9 @@ public protocol FeedRepository: Sendable {
     func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Int
     func feedItems(appId: String, uid: String, query: FeedQuery, before: String?) async throws -> [FeedItem]
     func feedItem(appId: String, uid: String, id: String) async throws -> FeedItem?
-    /// Items by id, any user of the app (the dispatcher building campaign pushes).
-    func feedItems(appId: String, ids: [String]) async throws -> [String: FeedItem]
+    /// Items by id, any user of the app. Without `content`, an item's card, metadata and tags are
+    /// left empty, unread: what the dispatcher building its campaign push needs.
+    func feedItems(appId: String, ids: [String], content: Bool) async throws -> [String: FeedItem]
     func unreadFeedCount(appId: String, uid: String, categoryId: String?, category: String?) async throws -> Int
     /// Sets `read_at` / `delivered_at` when unset; returns the item as it now is.
     func markFeedItem(appId: String, uid: String, id: String, _ mark: FeedMark, at: Date) async throws -> FeedItem?

@@ -9,9 +9,20 @@ public enum TemplateRenderer {
 
     /// Renders `text` over `context`; a text that does not compile renders as itself.
     public static func render(_ text: String, _ context: [String: Any]) -> String {
-        guard text.contains("{{") else { return text }
+        guard hasTag(text) else { return text }
         guard let template = cache.template(text) else { return text }
         return template.render(context)
+    }
+
+    /// Whether `text` holds a `{{` (a tag): a scan of its bytes, as every string of every card
+    /// and push is asked (Foundation's `contains` bridges each to an `NSString`).
+    public static func hasTag(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{") && previous == byte { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Throws `invalidField` when `text` does not compile or names an unknown variable.

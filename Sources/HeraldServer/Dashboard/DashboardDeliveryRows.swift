@@ -9,7 +9,7 @@ struct DashboardDeliveryRows {
 
     func rows(_ deliveries: [Delivery], appId: String) async throws -> [DeliveryRow] {
         let itemIds = Set(deliveries.compactMap(\.subject.feedItemId))
-        let items = itemIds.isEmpty ? [:] : try await store.feedItems(appId: appId, ids: Array(itemIds))
+        let items = itemIds.isEmpty ? [:] : try await store.feedItems(appId: appId, ids: Array(itemIds), content: true)
         return deliveries.map { delivery in
             var row = Self.row(delivery)
             if let itemId = delivery.subject.feedItemId {

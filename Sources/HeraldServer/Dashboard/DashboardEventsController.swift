@@ -43,7 +43,7 @@ struct DashboardEventsController: Sendable {
             let eventId = try context.parameters.require("eventId")
             if FeedItem.isItemId(eventId) {
                 // A feed item's push: its campaign (or its user) says what it was.
-                guard let item = try await services.store.feedItems(appId: signedIn.app.id, ids: [eventId])[eventId] else {
+                guard let item = try await services.store.feedItems(appId: signedIn.app.id, ids: [eventId], content: true)[eventId] else {
                     throw HeraldError.notFound("feed item", eventId)
                 }
                 return DashboardView.redirect(DashboardDeliveryRows.feedItemLink(item))

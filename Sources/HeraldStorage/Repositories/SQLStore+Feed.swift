@@ -146,18 +146,25 @@ extension SQLStore: FeedRepository {
         }
     }
 
-    public func feedItems(appId: String, ids: [String]) async throws -> [String: FeedItem] {
+    public func feedItems(appId: String, ids: [String], content: Bool) async throws -> [String: FeedItem] {
         var found: [String: FeedItem] = [:]
+        let columns = content ? ["*"] : Self.feedItemColumnsWithoutContent
         for chunk in ids.chunks(of: 1_000) {
             for row in try await lookup({ db in
-                try await db.select().column("*").from("feed_items").where("id", .in, chunk).where("app_id", .equal, appId).rows()
+                try await db.select().columns(columns).from("feed_items").where("id", .in, chunk).where("app_id", .equal, appId).rows()
             }) {
-                let item = try Self.feedItem(row)
+                let item = try Self.feedItem(row, content: content)
                 found[item.id] = item
             }
         }
         return found
     }
+
+    /// Every column but the card, metadata and tags (JSON to parse, which a push does not show).
+    static let feedItemColumnsWithoutContent = [
+        "id", "app_id", "uid", "campaign_id", "channel_id", "category_id", "category", "sender", "sent_at", "read_at", "delivered_at", "push_id",
+        "push_title", "push_body", "push_delivered_at", "push_clicked_at",
+    ]
 
     public func unreadFeedCount(appId: String, uid: String, categoryId: String?, category: String?) async throws -> Int {
         var sql: SQLQueryString = "SELECT COUNT(*) AS n FROM feed_items WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND read_at IS NULL"
@@ -206,6 +213,10 @@ extension SQLStore: FeedRepository {
     }
 
     static func feedItem(_ row: any SQLRow) throws -> FeedItem {
+        try feedItem(row, content: true)
+    }
+
+    static func feedItem(_ row: any SQLRow, content: Bool) throws -> FeedItem {
         FeedItem(
             id: try row.string("id"),
             appId: try row.string("app_id"),
@@ -214,9 +225,9 @@ extension SQLStore: FeedRepository {
             channelId: try row.optionalString("channel_id"),
             categoryId: try row.optionalString("category_id"),
             category: try row.optionalString("category"),
-            content: try JSONValue(jsonText: try row.string("content")),
-            metadata: try object(try row.string("metadata")) ?? [:],
-            tags: try StoredJSON.strings(from: try row.string("tags")),
+            content: content ? try JSONValue(jsonText: try row.string("content")) : .null,
+            metadata: content ? try object(try row.string("metadata")) ?? [:] : [:],
+            tags: content ? try StoredJSON.strings(from: try row.string("tags")) : [],
             sender: try row.string("sender"),
             sentAt: try row.date("sent_at"),
             readAt: try row.optionalDate("read_at"),
