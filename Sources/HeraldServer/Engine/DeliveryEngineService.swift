@@ -24,6 +24,9 @@ struct DeliveryEngineService: Service {
     var drainLimit: Duration = .seconds(15)
     /// Batches in flight at once: while one waits for its provider, the next is decided.
     var workers = 4
+    /// Outbox batches in flight at once (campaign pushes, retries): while one waits for its
+    /// provider's answers, the next is claimed and built.
+    var outboxWorkers = 2
 
     func run() async throws {
         await takeOverAbandonedClaims()
@@ -40,9 +43,11 @@ struct DeliveryEngineService: Service {
                             return true
                         }
                     }
-                    working.addTask {
-                        await outboxLoop(until: stopping)
-                        return true
+                    for index in 0..<outboxWorkers {
+                        working.addTask {
+                            await outboxLoop(until: stopping, sweeping: index == 0)
+                            return true
+                        }
                     }
                     // Once stopping, the batches in hand have `drainLimit` to finish.
                     working.addTask {
@@ -50,7 +55,7 @@ struct DeliveryEngineService: Service {
                         try? await Task.sleep(for: drainLimit)
                         return false
                     }
-                    var running = workers + 1
+                    var running = workers + outboxWorkers
                     while running > 0, let workerEnded = await working.next() {
                         if workerEnded {
                             running -= 1
@@ -85,14 +90,16 @@ struct DeliveryEngineService: Service {
         }
     }
 
-    func outboxLoop(until stopping: StopSignal) async {
+    /// - Parameter sweeping: this loop also closes due notice windows and reports the outbox's
+    ///   depth (one loop of the process does).
+    func outboxLoop(until stopping: StopSignal, sweeping: Bool) async {
         var reported = ContinuousClock.now - .seconds(60)
         var swept = ContinuousClock.now - .seconds(60)
         while !stopping.isSignalled, !Task.isCancelled {
             do {
                 let now = engine.clock.now()
                 // Notice windows whose time is up become deliveries due now, a few times a second.
-                if ContinuousClock.now - swept > .milliseconds(200) {
+                if sweeping, ContinuousClock.now - swept > .milliseconds(200) {
                     swept = .now
                     try await engine.windows.sweep(now: now)
                 }
@@ -101,7 +108,7 @@ struct DeliveryEngineService: Service {
                     try await engine.dispatcher.retry(claimed)
                     continue
                 }
-                if ContinuousClock.now - reported > .seconds(5) {
+                if sweeping, ContinuousClock.now - reported > .seconds(5) {
                     reported = .now
                     try await reportDepth()
                 }
