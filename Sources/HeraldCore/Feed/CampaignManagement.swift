@@ -145,6 +145,20 @@ public struct CampaignManagement: Sendable {
 
     // MARK: Running
 
+    /// The audience's next page after `cursor`, prepared (nil when the page is empty).
+    private func nextBatch(
+        appId: String,
+        audience: Audience,
+        after cursor: String?,
+        spec: FeedItemSpec
+    ) async throws -> (
+        users: [User], prepared: FeedPublisher.Prepared?
+    ) {
+        let users = try await feed.audience(appId: appId, audience, after: cursor, limit: batchSize)
+        guard !users.isEmpty else { return (users, nil) }
+        return (users, try await publisher.prepare(appId: appId, users: users, spec: spec))
+    }
+
     /// Takes one due campaign, if any, and sends it to the end (or until it is cancelled).
     /// Returns whether there was one.
     @discardableResult
@@ -172,14 +186,20 @@ public struct CampaignManagement: Sendable {
             _ = try await feed.recordCampaignProgress(campaign, leaseUntil: nil)
             return true
         }
+        // Each batch is stored while the next is read and prepared (its cards filled and
+        // checked, its tokens found): the writer and the CPU work side by side.
+        let (appId, audience) = (campaign.appId, campaign.audience)
+        var batch = try await nextBatch(appId: appId, audience: audience, after: campaign.cursor, spec: spec)
         while true {
-            let users = try await feed.audience(appId: campaign.appId, campaign.audience, after: campaign.cursor, limit: batchSize)
-            if !users.isEmpty {
-                let result = try await publisher.publish(appId: campaign.appId, users: users, spec: spec)
-                campaign.cursor = users.last!.uid
+            let users = batch.users
+            if let prepared = batch.prepared, let last = users.last {
+                async let following = nextBatch(appId: appId, audience: audience, after: last.uid, spec: spec)
+                let result = try await publisher.store(prepared)
+                campaign.cursor = last.uid
                 campaign.audienceSize += users.count
                 campaign.itemsCreated += result.stored
                 campaign.pushesQueued += result.pushes
+                batch = try await following
             }
             let done = users.isEmpty
             let now = clock.now()

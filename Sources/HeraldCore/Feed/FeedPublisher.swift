@@ -37,7 +37,28 @@ public struct FeedPublisher: Sendable {
         public var rejected: [String: String]
     }
 
+    /// A batch made and not yet stored: each user's item, the pushes they ask for, the users
+    /// whose card was refused.
+    public struct Prepared: Sendable {
+        public var appId: String
+        public var items: [FeedItem]
+        public var deliveries: [Delivery]
+        public var rejected: [String: String]
+    }
+
     public func publish(appId: String, users: [User], spec: FeedItemSpec) async throws -> BatchResult {
+        try await store(try await prepare(appId: appId, users: users, spec: spec))
+    }
+
+    /// Stores a prepared batch in one transaction and tells the users who are online.
+    public func store(_ batch: Prepared) async throws -> BatchResult {
+        let stored = try await feed.insertFeedItems(batch.items, deliveries: batch.deliveries)
+        await tellOnline(appId: batch.appId, items: batch.items)
+        return BatchResult(items: batch.items, stored: stored, pushes: batch.deliveries.count, rejected: batch.rejected)
+    }
+
+    /// Fills and checks each user's card and finds the pushes it asks for; stores nothing.
+    public func prepare(appId: String, users: [User], spec: FeedItemSpec) async throws -> Prepared {
         let now = clock.now()
         var items: [FeedItem] = []
         var rejected: [String: String] = [:]
@@ -69,9 +90,7 @@ public struct FeedPublisher: Sendable {
             )
         }
         let deliveries = try await pushes(appId: appId, items: items, push: spec.push, now: now)
-        let stored = try await feed.insertFeedItems(items, deliveries: deliveries)
-        await tellOnline(appId: appId, items: items)
-        return BatchResult(items: items, stored: stored, pushes: deliveries.count, rejected: rejected)
+        return Prepared(appId: appId, items: items, deliveries: deliveries, rejected: rejected)
     }
 
     /// One outbox delivery per device token of each item's user (VoIP tokens and webhook
