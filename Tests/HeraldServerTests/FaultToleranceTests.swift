@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 
 /// Providers at their worst: APNs and FCM refuse 30 % of pushes with 503 or 429 and a
-/// Retry-After, send GOAWAY every few requests and answer half a second late; the webhook hangs
+/// Retry-After (one device at most three times in a row), send GOAWAY every few requests and answer half a second late; the webhook hangs
 /// on its first calls. Every push and webhook still arrives, no push is retried before the wait
 /// it was given, and Herald's CPU stays low while it waits.
 /// Reduced size in CI; `HERALD_SUITE_SCALE=full` for the documented full run.

@@ -70,6 +70,9 @@ final class RealtimeSocketHandler: ChannelInboundHandler, RemovableChannelHandle
             connection.send(Self.reply(.error(code: "bad_message", message: "send text frames")))
         case .ping:
             guard frame.fin else { return close(code: 1002, reason: "fragmented ping") }
+            // A client that pings without reading gets no more pongs once its socket's buffer is
+            // full (RFC 6455 asks a pong for the latest ping only): its pings cannot grow our memory.
+            guard context.channel.isWritable else { return }
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .connectionClose:
             guard !closeSent else {

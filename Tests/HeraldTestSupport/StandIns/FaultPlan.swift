@@ -12,12 +12,24 @@ public final class FaultPlan: Sendable {
         public var retryAfterSeconds: Int
         public var goAwayEvery: Int?
         public var latency: TimeAmount?
+        /// A key is refused at most this many times in a row. Refusals are drawn at random, and
+        /// the client's backoff doubles with each: six in a row (0.07 % of pushes at a 30 % rate,
+        /// a one-in-ten chance somewhere among 160) put a push's next attempt past any test's
+        /// patience. A provider that refuses a device for good is the giving-up tests' case.
+        public var maxRefusalsInARow: Int
 
-        public init(refusalRate: Double = 0.3, retryAfterSeconds: Int = 1, goAwayEvery: Int? = nil, latency: TimeAmount? = nil) {
+        public init(
+            refusalRate: Double = 0.3,
+            retryAfterSeconds: Int = 1,
+            goAwayEvery: Int? = nil,
+            latency: TimeAmount? = nil,
+            maxRefusalsInARow: Int = 3
+        ) {
             self.refusalRate = refusalRate
             self.retryAfterSeconds = retryAfterSeconds
             self.goAwayEvery = goAwayEvery
             self.latency = latency
+            self.maxRefusalsInARow = maxRefusalsInARow
         }
     }
 
@@ -38,6 +50,8 @@ public final class FaultPlan: Sendable {
         var history: [String: (last: Date, count: Int)] = [:]
         var violations: [String] = []
         var accepted: [String: Int] = [:]
+        /// Each key's refusals since its last answer that was not one.
+        var refusedInARow: [String: Int] = [:]
     }
 
     public let settings: Settings
@@ -58,8 +72,9 @@ public final class FaultPlan: Sendable {
             }
             state.history[key] = (now, (state.history[key]?.count ?? 0) + 1)
             let goAway = settings.goAwayEvery.map { state.requests % $0 == 0 } ?? false
-            if Double.random(in: 0..<1) < settings.refusalRate {
+            if state.refusedInARow[key, default: 0] < settings.maxRefusalsInARow, Double.random(in: 0..<1) < settings.refusalRate {
                 state.refusals += 1
+                state.refusedInARow[key, default: 0] += 1
                 state.notBefore[key] = now.addingTimeInterval(TimeInterval(settings.retryAfterSeconds))
                 return Decision(
                     refusal: Bool.random() ? 503 : 429,
@@ -69,6 +84,7 @@ public final class FaultPlan: Sendable {
                 )
             }
             state.notBefore[key] = nil
+            state.refusedInARow[key] = nil
             return Decision(refusal: nil, retryAfterSeconds: 0, goAway: goAway, delay: settings.latency)
         }
     }
