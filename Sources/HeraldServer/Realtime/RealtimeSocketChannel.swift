@@ -12,10 +12,9 @@ import NIOWebSocket
 /// The upgrade is decided by the session's credentials, checked by an ``UpgradeGate`` before the
 /// upgrade handler sees the request: refused (no, bad or revoked credentials), the request goes on
 /// as a plain `GET`, which the router answers with the structured `401` — a client can tell "log
-/// in again" from a bug. Accepted, the socket is served
-/// by channel handlers on its event loop (``RealtimeSocketHandler``), with no task of its own: the
-/// connection's task ends at the upgrade, and 10,000 idle sockets cost their channels, not 10,000
-/// suspended tasks' stacks.
+/// in again" from a bug. Accepted, the socket is served by channel handlers on its event loop
+/// (``RealtimeSocketHandler``), with no task of its own: the connection's task ends at the
+/// upgrade, and 10,000 idle sockets cost their channels, not 10,000 suspended tasks' stacks.
 struct RealtimeSocketChannel: ServerChildChannel, HTTPChannelHandler {
     enum Negotiated: Sendable {
         case webSocket
