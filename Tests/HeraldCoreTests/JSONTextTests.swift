@@ -26,6 +26,13 @@ struct JSONTextTests {
         #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(jsonText: text) }
     }
 
+    /// A name given twice keeps its last value; text beyond ASCII is read as given, and checked.
+    @Test func readsRepeatedNamesAndTextBeyondASCII() throws {
+        #expect(try JSONValue(jsonText: #"{"a":1,"b":2,"a":3}"#) == .object(["a": .number(3), "b": .number(2)]))
+        #expect(try JSONValue(jsonText: #"{"é":"Ana 😀","ascii":"plain"}"#) == .object(["é": .string("Ana 😀"), "ascii": .string("plain")]))
+        #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(jsonBytes: Array(#"{"a":""#.utf8) + [0xFF, 0x22, 0x7D]) }
+    }
+
     @Test func refusesMalformedUTF8AndDeepNesting() {
         #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(jsonBytes: [0x22, 0xC3, 0x22]) }
         #expect(throws: JSONValue.SyntaxError.self) {

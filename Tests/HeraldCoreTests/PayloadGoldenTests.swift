@@ -82,8 +82,11 @@ struct PayloadGoldenTests {
             return ("webhook", try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(envelope)))
         case .apns:
             let push = PushPayloads.apns(context, token: "TOKEN", route: route, provider: provider.apns)
+            // The payload as the client sends it: the text written member by member.
+            let payload = try JSONValue(jsonBytes: push.payloadBytes)
+            #expect(payload == .object(push.payload), "\(fixture.name): the text written differs from the payload")
             var wire: JSONObject = [
-                "payload": .object(push.payload), "pushType": .string(push.headers.kind.rawValue),
+                "payload": payload, "pushType": .string(push.headers.kind.rawValue),
                 "priority": .number(Double(push.headers.priority.rawValue)),
             ]
             if let collapseId = push.headers.collapseId { wire["collapseId"] = .string(collapseId) }

@@ -24,6 +24,7 @@ struct SecurityPrimitivesTests {
         let ids = (0..<20_000).map { _ in Identifier.timeOrdered("evt_") }
         #expect(ids == ids.sorted() && Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.count == "evt_".count + 27 })
+        #expect(ids.allSatisfy { $0.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) } })
         let earlier = Identifier.timeOrdered("evt_", now: Date(timeIntervalSince1970: 1_000))
         #expect(earlier < ids[0] && earlier.hasPrefix("evt_000000f42400000"))
     }

@@ -100,7 +100,7 @@ public enum PushPayloads {
     /// `idOnly` (and `encrypted` for a device without a key) sends the ids.
     static func shieldedAPNs(_ context: PushContext, token: String, headers: APNsHeaders, provider: APNsSettings?) -> APNsPush {
         let sealed = sealedNotification(context) { full in
-            JSONValue.object(apns(full, token: token, route: .alert, provider: provider).payload).jsonBytes()
+            apns(full, token: token, route: .alert, provider: provider).payloadBytes
         }
         if let sealed {
             var aps = privateAPS(context)

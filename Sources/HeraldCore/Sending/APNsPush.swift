@@ -30,6 +30,19 @@ public struct APNsPush: Sendable, Equatable {
         return payload
     }
 
+    /// ``payload``'s text (compact JSON), written as it goes: `aps`, then the fields.
+    public var payloadBytes: [UInt8] {
+        var writer = JSONObjectWriter(capacity: 512)
+        let hasAPS = aps != .empty
+        if hasAPS {
+            writer.member("aps") { aps.write(into: &$0) }
+        } else if fields["aps"] == nil && !rawFields {
+            writer.member("aps", .object([:]))
+        }
+        for (key, value) in fields where !(hasAPS && key == "aps") { writer.member(key, value) }
+        return writer.finish()
+    }
+
     /// The fields are the whole payload as given (Matrix): no `aps` is added.
     public var rawFields = false
 }

@@ -79,15 +79,27 @@ public struct APS: Sendable, Equatable {
 
     public var json: JSONObject {
         var aps: JSONObject = [:]
-        if let alert { aps["alert"] = alert.json }
-        if let badge { aps["badge"] = .number(Double(badge)) }
-        if let sound { aps["sound"] = .string(sound) }
-        if let threadId { aps["thread-id"] = .string(threadId) }
-        if contentAvailable { aps["content-available"] = .number(1) }
-        if mutableContent { aps["mutable-content"] = .number(1) }
-        if let interruptionLevel { aps["interruption-level"] = .string(interruptionLevel.rawValue) }
-        if let relevanceScore { aps["relevance-score"] = .number(relevanceScore) }
+        forEachMember { aps[$0] = $1 }
         return aps
+    }
+
+    /// ``json``'s text, written as the members come (every APNs push).
+    public func write(into out: inout [UInt8]) {
+        var writer = JSONObjectWriter(capacity: 128)
+        forEachMember { writer.member($0, $1) }
+        out.append(contentsOf: writer.finish())
+    }
+
+    /// Each key that is set, spelled as APNs reads it, with its value.
+    private func forEachMember(_ body: (String, JSONValue) -> Void) {
+        if let alert { body("alert", alert.json) }
+        if let badge { body("badge", .number(Double(badge))) }
+        if let sound { body("sound", .string(sound)) }
+        if let threadId { body("thread-id", .string(threadId)) }
+        if contentAvailable { body("content-available", .number(1)) }
+        if mutableContent { body("mutable-content", .number(1)) }
+        if let interruptionLevel { body("interruption-level", .string(interruptionLevel.rawValue)) }
+        if let relevanceScore { body("relevance-score", .number(relevanceScore)) }
     }
 }
 

@@ -50,14 +50,31 @@ public enum Identifier {
     /// `prefix`, the time in milliseconds (11 hexadecimal digits), a sequence (4) and 6 random
     /// bytes: ids made one after another sort together, so a table keyed by them grows at its end
     /// instead of at random pages of its index; and within a process they sort in the order they
-    /// were made, even in the same millisecond (an event's id says which of two came later).
+    /// were made, even in the same millisecond (an event's id says which of two came later). They
+    /// name rows and are no secret: the random part, which keeps processes sharing a database
+    /// apart, comes from a generator seeded once by the system's (a system call for each would
+    /// cost more than the rest of the id).
     public static func timeOrdered(_ prefix: String, now: Date = Date()) -> String {
         let ms = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        let sequence = sequences.withLock { $0.next(for: ms) }
-        let time = String(ms, radix: 16)
-        let step = String(sequence, radix: 16)
-        return prefix + String(repeating: "0", count: max(0, 11 - time.count)) + time + String(repeating: "0", count: 4 - step.count) + step
-            + hex(bytes: 6)
+        let (sequence, random) = sequences.withLock { ($0.next(for: ms), $0.random()) }
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            // Written straight into the string's storage: this runs for every event and delivery.
+            String(unsafeUninitializedCapacity: head.count + 27) { out in
+                var at = out.initialize(fromContentsOf: head)
+                func digits(_ value: UInt64, _ count: Int) {
+                    for shift in stride(from: (count - 1) * 4, through: 0, by: -4) {
+                        let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+                        out[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+                        at += 1
+                    }
+                }
+                digits(ms & 0xFFF_FFFF_FFFF, 11)
+                digits(sequence, 4)
+                digits(random & 0xFFFF_FFFF_FFFF, 12)
+                return at
+            }
+        }
     }
 
     private static let sequences = Mutex(Sequences())
@@ -70,6 +87,19 @@ public enum Identifier {
         private var uses: UInt64 = 0
         /// Milliseconds remembered; the one used longest ago is forgotten first.
         static let capacity = 64
+        /// SplitMix64 (Steele, Lea and Flood), seeded by the system's generator.
+        private var state: UInt64 = {
+            var system = SystemRandomNumberGenerator()
+            return system.next()
+        }()
+
+        mutating func random() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
 
         mutating func next(for ms: UInt64) -> UInt64 {
             uses += 1

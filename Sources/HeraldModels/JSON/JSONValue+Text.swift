@@ -91,7 +91,8 @@ extension JSONValue {
         }
     }
 
-    static func write(string: String, into out: inout [UInt8]) {
+    /// Appends `string` as a JSON string, quoted and escaped.
+    public static func write(string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -182,9 +183,11 @@ struct JSONReader {
 
     mutating func object(depth: Int) throws -> JSONValue {
         index += 1
-        var object: [String: JSONValue] = [:]
+        // Members are gathered first, so the dictionary is made once at its size (each key hashed
+        // once, never rehashed as it grows); a name given twice keeps its last value.
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
-        if expect(UInt8(ascii: "}")) { return .object(object) }
+        if expect(UInt8(ascii: "}")) { return .object([:]) }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -192,9 +195,9 @@ struct JSONReader {
             skipWhitespace()
             guard expect(UInt8(ascii: ":")) else { throw error("expected ':'") }
             skipWhitespace()
-            object[key] = try value(depth: depth + 1)
+            members.append((key, try value(depth: depth + 1)))
             skipWhitespace()
-            if expect(UInt8(ascii: "}")) { return .object(object) }
+            if expect(UInt8(ascii: "}")) { return .object(Dictionary(members, uniquingKeysWith: { _, last in last })) }
             guard expect(UInt8(ascii: ",")) else { throw error("expected ',' or '}'") }
         }
     }
@@ -260,16 +263,18 @@ struct JSONReader {
     mutating func string() throws -> String {
         index += 1
         let start = index
-        // The common case: no escapes, ASCII or valid UTF-8 taken as is.
+        // The common case: no escapes, ASCII (nothing to check) or valid UTF-8 taken as is.
+        var high: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return try text(slice, at: start)
+                return high < 0x80 ? String(decoding: slice, as: UTF8.self) : try text(slice, at: start)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("a control character in a string") }
+            high |= byte
             index += 1
         }
         var scalars: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))

@@ -44,7 +44,7 @@ public struct APNsNotification: Sendable {
     public init(_ push: APNsPush) {
         self.deviceToken = push.deviceToken
         self.pushType = APNsPushType(push.headers.kind)
-        self.payload = ByteBuffer(bytes: JSONValue.object(push.payload).jsonBytes())
+        self.payload = ByteBuffer(bytes: push.payloadBytes)
         self.priority = push.headers.priority.rawValue
         self.expiration = push.headers.expiration
         self.collapseId = push.headers.collapseId

@@ -31,7 +31,10 @@ extension SQLStore: EventRepository {
             // again with another body, the whole post is refused (and rolled back).
             var byClientId: [String: String] = [:]
             let clientIds = events.compactMap(\.clientId)
-            let posted = Dictionary(events.compactMap { event in event.clientId.map { ($0, event) } }, uniquingKeysWith: { first, _ in first })
+            let posted = Dictionary(
+                events.compactMap { event in event.clientId.map { ($0, (id: event.id, body: event.posted)) } },
+                uniquingKeysWith: { first, _ in first }
+            )
             if let appId = events.first?.appId, !clientIds.isEmpty {
                 for chunk in clientIds.chunks(of: Self.rowChunk) {
                     for row in try await db.select().columns("id", "client_id", "body").from("events")
@@ -39,7 +42,7 @@ extension SQLStore: EventRepository {
                     {
                         let clientId = try row.string("client_id")
                         let id = try row.string("id")
-                        if let event = posted[clientId], event.id != id, let body = event.posted,
+                        if let event = posted[clientId], event.id != id, let body = event.body,
                             (try? JSONValue(jsonText: try row.string("body"))) != body
                         {
                             throw EventIdConflict(clientId: clientId, eventId: id)
