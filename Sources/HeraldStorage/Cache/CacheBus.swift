@@ -48,17 +48,14 @@ final class CacheBus: Sendable {
 
     /// Tells the other processes; for a strict change, waits until the live ones dropped it.
     func publish(_ change: CacheChange) async {
-        let sequence = state.withLock { state -> UInt64 in
-            state.sequence += 1
-            return state.sequence
-        }
+        let sequence = nextSequence()
         let waitFor: Set<String>
         if change.strict {
             waitFor = (try? await liveInstances()) ?? []
         } else {
             waitFor = []
         }
-        let message = "\(instance) \(sequence) \(change.strict && !waitFor.isEmpty ? 1 : 0) \(change.text)"
+        let message = Self.message(instance: instance, sequence: sequence, confirm: change.strict && !waitFor.isEmpty, change)
         guard !waitFor.isEmpty else {
             try? await notify(Self.channel, message)
             return
@@ -75,6 +72,26 @@ final class CacheBus: Sendable {
                 )
             }
             state.withLock { $0.waiting[sequence]?.timer = timer }
+        }
+    }
+
+    /// The notice of a change no process confirms (``CacheChange/strict`` is false), for a writer
+    /// that sends it with `pg_notify` in the statement of its write: one round trip, and the
+    /// notice goes out only if the write commits.
+    func unconfirmedNotice(_ change: CacheChange) -> (channel: String, payload: String) {
+        precondition(!change.strict, "a strict change waits for the processes' answers")
+        return (Self.channel, Self.message(instance: instance, sequence: nextSequence(), confirm: false, change))
+    }
+
+    /// `instance sequence confirm change`: who wrote, which of their changes, whether to answer.
+    private static func message(instance: String, sequence: UInt64, confirm: Bool, _ change: CacheChange) -> String {
+        "\(instance) \(sequence) \(confirm ? 1 : 0) \(change.text)"
+    }
+
+    private func nextSequence() -> UInt64 {
+        state.withLock { state in
+            state.sequence += 1
+            return state.sequence
         }
     }
 

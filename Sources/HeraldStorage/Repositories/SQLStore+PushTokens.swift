@@ -8,27 +8,46 @@ extension SQLStore: PushTokenRepository {
     /// tokens of its kind removed when tokens must be unique, and the least recently seen beyond
     /// `maxPerUser` removed.
     public func register(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
-        let registration =
-            dialect == .postgres
-            ? try await registerInOneTrip(token, unique: unique, maxPerUser: maxPerUser)
-            : try await registerInTransaction(token, unique: unique, maxPerUser: maxPerUser)
-        // A token removed or moved from another user must never be pushed to again; one added
-        // may reach the other processes a moment later.
+        if dialect == .postgres {
+            let (registration, told) = try await registerInOneTrip(token, unique: unique, maxPerUser: maxPerUser)
+            if told {
+                cache.apply(.addedToken(appId: token.appId, uid: token.uid))
+                return registration
+            }
+            await changedCaches(by: registration)
+            return registration
+        }
+        let registration = try await registerInTransaction(token, unique: unique, maxPerUser: maxPerUser)
+        await changedCaches(by: registration)
+        return registration
+    }
+
+    /// A token removed or moved from another user must never be pushed to again; one added may
+    /// reach the other processes a moment later.
+    private func changedCaches(by registration: TokenRegistration) async {
+        let token = registration.token
         if registration.removedTokens.isEmpty, registration.movedFromUid == nil {
             await changed(.addedToken(appId: token.appId, uid: token.uid))
         } else {
             await changed(.users(appId: token.appId, uids: [token.uid] + (registration.movedFromUid.map { [$0] } ?? [])))
         }
-        return registration
     }
 
     /// PostgreSQL: the same statements as ``registerInTransaction(_:unique:maxPerUser:)``, run by
-    /// the server-side function of migration 12 — one round trip instead of seven.
-    private func registerInOneTrip(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
+    /// the server-side function of migration 12 — one round trip instead of seven. A token only
+    /// added (nothing removed, taken from nobody) is told to the other processes by the same
+    /// statement (`told`); any other change is published by the caller, which waits for them.
+    private func registerInOneTrip(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> (TokenRegistration, told: Bool) {
+        let notice = cacheBus?.unconfirmedNotice(.addedToken(appId: token.appId, uid: token.uid))
         let row = try await write { db in
             try await db.raw(
                 """
-                SELECT user_found, previous_uid, stored_created_at, removed FROM herald_register_token(
+                SELECT user_found, previous_uid, stored_created_at, removed,
+                    CASE WHEN \(bind: notice != nil) AND user_found AND cardinality(removed) = 0
+                              AND (previous_uid IS NULL OR previous_uid = \(bind: token.uid))
+                         THEN (SELECT true FROM pg_notify(\(bind: notice?.channel ?? ""), \(bind: notice?.payload ?? "")))
+                         ELSE false END AS told
+                FROM herald_register_token(
                     \(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
                     \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms),
                     \(bind: unique), \(bind: Int64(maxPerUser)), \(bind: token.encryption?.storedText))
@@ -40,11 +59,12 @@ extension SQLStore: PushTokenRepository {
         var stored = token
         stored.createdAt = try row.date("stored_created_at")
         let previousOwner = try row.optionalString("previous_uid")
-        return TokenRegistration(
+        let registration = TokenRegistration(
             token: stored,
             movedFromUid: previousOwner.flatMap { $0 == token.uid ? nil : $0 },
             removedTokens: try row.decode(column: "removed", as: [String].self)
         )
+        return (registration, try row.decode(column: "told", as: Bool.self))
     }
 
     private func registerInTransaction(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
