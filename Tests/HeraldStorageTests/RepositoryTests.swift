@@ -115,6 +115,43 @@ struct RepositoryTests {
         try await f.store.shutdown()
     }
 
+    /// Registrations that arrive together (on PostgreSQL, stored by one statement) are each
+    /// answered on their own: one for a user who does not exist fails alone, the others stand.
+    @Test(arguments: TestBackend.available)
+    func registrationsArrivingTogetherAreAnsweredEachOnItsOwn(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let uids = (0..<20).map { "u\($0)" }
+        var sessions: [String: Session] = [:]
+        for uid in uids {
+            try await f.user(uid)
+            sessions[uid] = try await f.session(uid, "s-" + uid)
+        }
+        let sessionOf = sessions
+        let answers = await withTaskGroup(of: (Int, String?).self) { group in
+            for index in 0..<80 {
+                group.addTask {
+                    var token = f.token(sessionOf[uids[index % uids.count]]!, "fcm-\(index)-" + String(repeating: "x", count: 30))
+                    if index % 10 == 9 { token.uid = "nobody" }
+                    do {
+                        return (index, try await f.store.register(token, unique: false, maxPerUser: 20).token.uid)
+                    } catch let error as HeraldError where error.kind == .notFound {
+                        return (index, nil)
+                    } catch {
+                        return (index, "error: \(error)")
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: String?]()) { $0[$1.0] = $1.1 }
+        }
+        for index in 0..<80 {
+            #expect(answers[index] == (index % 10 == 9 ? String?.none : uids[index % uids.count]), "registration \(index)")
+        }
+        var stored = 0
+        for uid in uids { stored += try await f.store.tokens(appId: f.appId, uid: uid).count }
+        #expect(stored == 72)
+        try await f.store.shutdown()
+    }
+
     @Test(arguments: TestBackend.available)
     func registrationRefreshesMovesAndUniques(_ backend: TestBackend) async throws {
         let f = try await Fixture.make(backend)

@@ -4,6 +4,12 @@ import Logging
 import SQLKit
 import Synchronization
 
+/// A cache change's `NOTIFY`, for a writer to send in its own statement.
+struct CacheNotice: Sendable {
+    var channel: String
+    var payload: String
+}
+
 /// Cache changes between the Herald processes of one PostgreSQL database, over `LISTEN/NOTIFY`.
 /// A process that wrote publishes what changed; every other process drops it and, for a strict
 /// change, answers; the writer's call returns once every live process (heartbeat within
@@ -78,9 +84,9 @@ final class CacheBus: Sendable {
     /// The notice of a change no process confirms (``CacheChange/strict`` is false), for a writer
     /// that sends it with `pg_notify` in the statement of its write: one round trip, and the
     /// notice goes out only if the write commits.
-    func unconfirmedNotice(_ change: CacheChange) -> (channel: String, payload: String) {
+    func unconfirmedNotice(_ change: CacheChange) -> CacheNotice {
         precondition(!change.strict, "a strict change waits for the processes' answers")
-        return (Self.channel, Self.message(instance: instance, sequence: nextSequence(), confirm: false, change))
+        return CacheNotice(channel: Self.channel, payload: Self.message(instance: instance, sequence: nextSequence(), confirm: false, change))
     }
 
     /// `instance sequence confirm change`: who wrote, which of their changes, whether to answer.

@@ -68,7 +68,7 @@ extension SQLDatabase {
             let values = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             return try await each("INSERT INTO \(table) (\(names)) VALUES (\(values))\(tail)", rows: rows)
         }
-        let (arrays, binds) = Self.arrays(columns, rows)
+        let (arrays, binds) = PostgresArrayLiteral.arrays(columns, rows)
         return try await self.rows(RawStatement("INSERT INTO \(table) (\(names)) SELECT * FROM unnest(\(arrays))\(tail)", binds))
     }
 
@@ -86,7 +86,7 @@ extension SQLDatabase {
             return
         }
         let columns = [key] + set.filter { $0.1.contains("$new") }.map(\.0)
-        let (arrays, binds) = Self.arrays(columns, rows)
+        let (arrays, binds) = PostgresArrayLiteral.arrays(columns, rows)
         let assignments = set.map { "\($0.0.name) = " + $0.1.replacingOccurrences(of: "$new", with: "v.\($0.0.name)") }.joined(separator: ", ")
         let names = columns.map(\.name).joined(separator: ", ")
         try await perform(
@@ -114,21 +114,21 @@ extension SQLDatabase {
         case .bool(let flag): flag
         }
     }
-
-    /// `$1::text[], $2::bigint[], …` and each column's values as a PostgreSQL array literal.
-    private static func arrays(_ columns: [BulkColumn], _ rows: [[BulkValue]]) -> (String, [any Encodable & Sendable]) {
-        var casts: [String] = []
-        var binds: [any Encodable & Sendable] = []
-        for (index, column) in columns.enumerated() {
-            casts.append("$\(index + 1)::\(column.kind.rawValue)[]")
-            binds.append(PostgresArrayLiteral.text(rows.map { $0[index] }))
-        }
-        return (casts.joined(separator: ", "), binds)
-    }
 }
 
 /// PostgreSQL's array literal: `{"a","b\"c",NULL,7,t}`.
 enum PostgresArrayLiteral {
+    /// `$1::text[], $2::bigint[], …` and each column's values as a PostgreSQL array literal.
+    static func arrays(_ columns: [BulkColumn], _ rows: [[BulkValue]]) -> (String, [any Encodable & Sendable]) {
+        var casts: [String] = []
+        var binds: [any Encodable & Sendable] = []
+        for (index, column) in columns.enumerated() {
+            casts.append("$\(index + 1)::\(column.kind.rawValue)[]")
+            binds.append(text(rows.map { $0[index] }))
+        }
+        return (casts.joined(separator: ", "), binds)
+    }
+
     static func text(_ values: [BulkValue]) -> String {
         var out = "{"
         out.reserveCapacity(values.count * 12)

@@ -14,6 +14,8 @@ public final class SQLStore: Sendable {
     /// Cache changes to and from the other processes (PostgreSQL).
     let cacheBus: CacheBus?
     private let cacheListener: Task<Void, Never>?
+    /// PostgreSQL's token registrations, stored in batches (a login storm's round trips shared).
+    let registrations = GroupCommit<TokenRequest, (TokenRegistration, told: Bool)>(maxBatch: 256)
 
     var dialect: Dialect { source.dialect }
 

@@ -9,7 +9,13 @@ extension SQLStore: PushTokenRepository {
     /// `maxPerUser` removed.
     public func register(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
         if dialect == .postgres {
-            let (registration, told) = try await registerInOneTrip(token, unique: unique, maxPerUser: maxPerUser)
+            let request = TokenRequest(
+                token: token,
+                unique: unique,
+                maxPerUser: maxPerUser,
+                notice: cacheBus?.unconfirmedNotice(.addedToken(appId: token.appId, uid: token.uid))
+            )
+            let (registration, told) = try await registrations.submit(request) { batch in await self.registerInOneTrip(batch) }
             if told {
                 cache.apply(.addedToken(appId: token.appId, uid: token.uid))
                 return registration
@@ -34,27 +40,77 @@ extension SQLStore: PushTokenRepository {
     }
 
     /// PostgreSQL: the same statements as ``registerInTransaction(_:unique:maxPerUser:)``, run by
-    /// the server-side function of migration 12 — one round trip instead of seven. A token only
-    /// added (nothing removed, taken from nobody) is told to the other processes by the same
-    /// statement (`told`); any other change is published by the caller, which waits for them.
-    private func registerInOneTrip(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> (TokenRegistration, told: Bool) {
-        let notice = cacheBus?.unconfirmedNotice(.addedToken(appId: token.appId, uid: token.uid))
-        let row = try await write { db in
-            try await db.raw(
-                """
-                SELECT user_found, previous_uid, stored_created_at, removed,
-                    CASE WHEN \(bind: notice != nil) AND user_found AND cardinality(removed) = 0
-                              AND (previous_uid IS NULL OR previous_uid = \(bind: token.uid))
-                         THEN (SELECT true FROM pg_notify(\(bind: notice?.channel ?? ""), \(bind: notice?.payload ?? "")))
-                         ELSE false END AS told
-                FROM herald_register_token(
-                    \(bind: token.appId), \(bind: token.token), \(bind: token.uid), \(bind: token.sessionId), \(bind: token.providerId),
-                    \(bind: token.platform.rawValue), \(bind: token.kind.rawValue), \(bind: token.createdAt.ms), \(bind: token.lastSeenAt.ms),
-                    \(bind: unique), \(bind: Int64(maxPerUser)), \(bind: token.encryption?.storedText))
-                """
-            ).firstRow()
+    /// the server-side function of migration 12 — one round trip instead of seven — for every
+    /// registration of the batch, in order, in one statement and one commit. A token only added
+    /// (nothing removed, taken from nobody) is told to the other processes by the same statement
+    /// (`told`); any other change is published by the caller, which waits for them. When the
+    /// batch fails as a whole (a deadlock with another process's batch, a lost connection), each
+    /// registration is stored again on its own and answered with its own outcome.
+    private func registerInOneTrip(_ batch: [TokenRequest]) async -> [Result<(TokenRegistration, told: Bool), any Error>] {
+        if batch.count > 1 {
+            do {
+                return try await registerTogether(batch)
+            } catch {
+                logger.warning(
+                    "a batch of token registrations failed as a whole; each is stored on its own",
+                    metadata: ["count": "\(batch.count)", "error": "\(String(reflecting: error))"]
+                )
+            }
         }
-        guard let row else { throw HeraldError(.internal, "the token was not stored") }
+        var outcomes: [Result<(TokenRegistration, told: Bool), any Error>] = []
+        for request in batch {
+            do {
+                outcomes += try await registerTogether([request])
+            } catch {
+                outcomes.append(.failure(error))
+            }
+        }
+        return outcomes
+    }
+
+    /// One statement for the batch: throws only when the statement failed (nothing stored); a
+    /// registration for a user that does not exist is that registration's failure.
+    private func registerTogether(_ batch: [TokenRequest]) async throws -> [Result<(TokenRegistration, told: Bool), any Error>] {
+        let rows = batch.map { request in
+            let token = request.token
+            return [
+                BulkValue(token.appId), BulkValue(token.token), BulkValue(token.uid), BulkValue(token.sessionId), BulkValue(token.providerId),
+                BulkValue(token.platform.rawValue), BulkValue(token.kind.rawValue), BulkValue(token.createdAt.ms), BulkValue(token.lastSeenAt.ms),
+                BulkValue(request.unique), BulkValue(request.maxPerUser), BulkValue(token.encryption?.storedText),
+                BulkValue(request.notice?.payload),
+            ]
+        }
+        let (arrays, binds) = PostgresArrayLiteral.arrays(Self.registrationColumns, rows)
+        let channel = batch.lazy.compactMap(\.notice?.channel).first ?? ""
+        let found = try await write { db in
+            try await db.rows(
+                RawStatement(
+                    """
+                    SELECT v.ord, r.user_found, r.previous_uid, r.stored_created_at, r.removed,
+                        CASE WHEN v.notice IS NOT NULL AND r.user_found AND cardinality(r.removed) = 0
+                                  AND (r.previous_uid IS NULL OR r.previous_uid = v.uid)
+                             THEN (SELECT true FROM pg_notify($\(binds.count + 1), v.notice))
+                             ELSE false END AS told
+                    FROM unnest(\(arrays)) WITH ORDINALITY
+                        AS v(app_id, token, uid, session_id, provider_id, platform, kind, created_at, last_seen_at, is_unique,
+                             max_per_user, encryption, notice, ord)
+                    CROSS JOIN LATERAL herald_register_token(
+                        v.app_id, v.token, v.uid, v.session_id, v.provider_id, v.platform, v.kind, v.created_at, v.last_seen_at,
+                        v.is_unique, v.max_per_user, v.encryption) AS r
+                    ORDER BY v.ord
+                    """,
+                    binds + [channel]
+                )
+            )
+        }
+        guard found.count == batch.count else { throw HeraldError(.internal, "the tokens were not stored") }
+        return zip(batch, found).map { request, row in
+            Result { try Self.registered(request.token, row) }
+        }
+    }
+
+    /// A registration's row of the batch's statement.
+    private static func registered(_ token: PushToken, _ row: any SQLRow) throws -> (TokenRegistration, told: Bool) {
         guard try row.decode(column: "user_found", as: Bool.self) else { throw HeraldError.notFound("user", token.uid) }
         var stored = token
         stored.createdAt = try row.date("stored_created_at")
@@ -66,6 +122,12 @@ extension SQLStore: PushTokenRepository {
         )
         return (registration, try row.decode(column: "told", as: Bool.self))
     }
+
+    static let registrationColumns: [BulkColumn] = [
+        .text("app_id"), .text("token"), .text("uid"), .text("session_id"), .text("provider_id"), .text("platform"), .text("kind"),
+        .bigint("created_at"), .bigint("last_seen_at"), .boolean("is_unique"), .bigint("max_per_user"), .text("encryption"),
+        .text("notice"),
+    ]
 
     private func registerInTransaction(_ token: PushToken, unique: Bool, maxPerUser: Int) async throws -> TokenRegistration {
         let lock = forUpdate
