@@ -16,27 +16,16 @@ extension SQLStore: EventRepository {
     ]
 
     public func insertEvents(_ events: [ChatEvent], claim: Claim?) async throws -> [String] {
-        let status = claim == nil ? StoredEvent.Status.pending : .fanningOut
-        let rows = try events.map { event in
-            [
-                BulkValue(event.id), BulkValue(event.appId), BulkValue(event.clientId), BulkValue(event.kind.rawValue),
-                BulkValue(try event.posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(event.body)),
-                BulkValue(event.receivedAt.ms), BulkValue(status.rawValue), BulkValue(claim?.until.ms), BulkValue(claim?.owner),
-                BulkValue(event.traceParent), BulkValue(event.messageId),
-            ]
-        }
+        let (rows, ids, clientIds, posted) = try Self.eventRows(events, claim: claim)
+        let appId = events.first?.appId
         return try await transaction { db in
             try await db.insert(into: "events", columns: Self.eventColumns, rows: rows, conflict: .ignore)
             // A client id already used keeps its first event, when it is the same event: posted
             // again with another body, the whole post is refused (and rolled back).
             var byClientId: [String: String] = [:]
-            let clientIds = events.compactMap(\.clientId)
-            let posted = Dictionary(
-                events.compactMap { event in event.clientId.map { ($0, (id: event.id, body: event.posted)) } },
-                uniquingKeysWith: { first, _ in first }
-            )
-            if let appId = events.first?.appId, !clientIds.isEmpty {
-                for chunk in clientIds.chunks(of: Self.rowChunk) {
+            let usedClientIds = clientIds.compactMap { $0 }
+            if let appId, !usedClientIds.isEmpty {
+                for chunk in usedClientIds.chunks(of: Self.rowChunk) {
                     for row in try await db.select().columns("id", "client_id", "body").from("events")
                         .where("app_id", .equal, appId).where("client_id", .in, chunk).rows()
                     {
@@ -51,8 +40,39 @@ extension SQLStore: EventRepository {
                     }
                 }
             }
-            return events.map { event in event.clientId.flatMap { byClientId[$0] } ?? event.id }
+            return zip(ids, clientIds).map { id, clientId in clientId.flatMap { byClientId[$0] } ?? id }
         }
+    }
+
+    /// What storing the events takes, read from them by index (the events, large values, are
+    /// not copied into the transaction's closure): their rows, ids and client ids, and each client
+    /// id's first event as posted.
+    private static func eventRows(
+        _ events: [ChatEvent],
+        claim: Claim?
+    ) throws -> (rows: [[BulkValue]], ids: [String], clientIds: [String?], posted: [String: (id: String, body: JSONValue?)]) {
+        let status = claim == nil ? StoredEvent.Status.pending : .fanningOut
+        var rows: [[BulkValue]] = []
+        var ids: [String] = []
+        var clientIds: [String?] = []
+        var posted: [String: (id: String, body: JSONValue?)] = [:]
+        rows.reserveCapacity(events.count)
+        ids.reserveCapacity(events.count)
+        clientIds.reserveCapacity(events.count)
+        for index in events.indices {
+            let id = events[index].id
+            let clientId = events[index].clientId
+            rows.append([
+                BulkValue(id), BulkValue(events[index].appId), BulkValue(clientId), BulkValue(events[index].kind.rawValue),
+                BulkValue(try events[index].posted.map { String(decoding: $0.jsonBytes(), as: UTF8.self) } ?? StoredJSON.text(events[index].body)),
+                BulkValue(events[index].receivedAt.ms), BulkValue(status.rawValue), BulkValue(claim?.until.ms), BulkValue(claim?.owner),
+                BulkValue(events[index].traceParent), BulkValue(events[index].messageId),
+            ])
+            ids.append(id)
+            clientIds.append(clientId)
+            if let clientId, posted[clientId] == nil { posted[clientId] = (id, events[index].posted) }
+        }
+        return (rows, ids, clientIds, posted)
     }
 
     public func alertedRecipients(appId: String, messageId: String, excluding eventId: String, uids: [String]) async throws -> Set<String> {
