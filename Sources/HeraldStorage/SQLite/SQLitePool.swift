@@ -21,6 +21,13 @@ final class SQLitePool: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = false
         configuration.persistentReadOnlyConnections = true
+        // SQLite keeps 2 MB of pages per connection unless told: a campaign's writes to 100,000
+        // users' rows and their indexes outgrew it and read pages back from the file (measured:
+        // items stored in 11.9 s with 2 MB, 10.0 s with 64 MB). The writer keeps up to 64 MB,
+        // each reader 16 MB.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: db.configuration.readonly ? "PRAGMA cache_size = -16384" : "PRAGMA cache_size = -65536")
+        }
         pool = try DatabasePool(path: path, configuration: configuration)
         writer = SQLiteWriter(pool: pool, logger: logger)
         reader = SQLiteReader(pool: pool, logger: logger)
