@@ -4,12 +4,6 @@ import Logging
 import SQLKit
 import Synchronization
 
-/// A cache change's `NOTIFY`, for a writer to send in its own statement.
-struct CacheNotice: Sendable {
-    var channel: String
-    var payload: String
-}
-
 /// Cache changes between the Herald processes of one PostgreSQL database, over `LISTEN/NOTIFY`.
 /// A process that wrote publishes what changed; every other process drops it and, for a strict
 /// change, answers; the writer's call returns once every live process (heartbeat within
@@ -82,11 +76,11 @@ final class CacheBus: Sendable {
     }
 
     /// The notice of a change no process confirms (``CacheChange/strict`` is false), for a writer
-    /// that sends it with `pg_notify` in the statement of its write: one round trip, and the
-    /// notice goes out only if the write commits.
-    func unconfirmedNotice(_ change: CacheChange) -> CacheNotice {
+    /// that sends it on ``channel`` with `pg_notify` in the statement of its write: one round
+    /// trip, and the notice goes out only if the write commits.
+    func unconfirmedNotice(_ change: CacheChange) -> String {
         precondition(!change.strict, "a strict change waits for the processes' answers")
-        return CacheNotice(channel: Self.channel, payload: Self.message(instance: instance, sequence: nextSequence(), confirm: false, change))
+        return Self.message(instance: instance, sequence: nextSequence(), confirm: false, change)
     }
 
     /// `instance sequence confirm change`: who wrote, which of their changes, whether to answer.

@@ -18,9 +18,9 @@ extension SQLStore: PushTokenRepository {
             let (registration, told) = try await registrations.submit(request) { batch in await self.registerInOneTrip(batch) }
             if told {
                 cache.apply(.addedToken(appId: token.appId, uid: token.uid))
-                return registration
+            } else {
+                await changedCaches(by: registration)
             }
-            await changedCaches(by: registration)
             return registration
         }
         let registration = try await registerInTransaction(token, unique: unique, maxPerUser: maxPerUser)
@@ -77,11 +77,11 @@ extension SQLStore: PushTokenRepository {
                 BulkValue(token.appId), BulkValue(token.token), BulkValue(token.uid), BulkValue(token.sessionId), BulkValue(token.providerId),
                 BulkValue(token.platform.rawValue), BulkValue(token.kind.rawValue), BulkValue(token.createdAt.ms), BulkValue(token.lastSeenAt.ms),
                 BulkValue(request.unique), BulkValue(request.maxPerUser), BulkValue(token.encryption?.storedText),
-                BulkValue(request.notice?.payload),
+                BulkValue(request.notice),
             ]
         }
         let (arrays, binds) = PostgresArrayLiteral.arrays(Self.registrationColumns, rows)
-        let channel = batch.lazy.compactMap(\.notice?.channel).first ?? ""
+        let values = (Self.registrationColumns.map(\.name) + ["ord"]).joined(separator: ", ")
         let found = try await write { db in
             try await db.rows(
                 RawStatement(
@@ -91,15 +91,13 @@ extension SQLStore: PushTokenRepository {
                                   AND (r.previous_uid IS NULL OR r.previous_uid = v.uid)
                              THEN (SELECT true FROM pg_notify($\(binds.count + 1), v.notice))
                              ELSE false END AS told
-                    FROM unnest(\(arrays)) WITH ORDINALITY
-                        AS v(app_id, token, uid, session_id, provider_id, platform, kind, created_at, last_seen_at, is_unique,
-                             max_per_user, encryption, notice, ord)
+                    FROM unnest(\(arrays)) WITH ORDINALITY AS v(\(values))
                     CROSS JOIN LATERAL herald_register_token(
                         v.app_id, v.token, v.uid, v.session_id, v.provider_id, v.platform, v.kind, v.created_at, v.last_seen_at,
                         v.is_unique, v.max_per_user, v.encryption) AS r
                     ORDER BY v.ord
                     """,
-                    binds + [channel]
+                    binds + [CacheBus.channel]
                 )
             )
         }
