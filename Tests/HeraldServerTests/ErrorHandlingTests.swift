@@ -112,7 +112,7 @@ struct ErrorHandlingTests {
             String(reflecting: error).contains("hk_secretsecretsecret"),
             "the runtime's own description no longer holds the header: this test guards nothing"
         )
-        let logged = ErrorMiddleware<BasicRequestContext>.loggable(error)
+        let logged = LoggedError.text(error)
         #expect(!logged.contains("hk_secret"))
         #expect(logged.contains("listFeedChannels") && logged.contains("DatabaseTrouble"))
         #expect((try? Cursor.decode("AA")) == nil, "a cursor of one NUL byte must be refused before it reaches SQL")

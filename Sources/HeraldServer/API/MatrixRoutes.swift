@@ -35,7 +35,7 @@ enum MatrixRoutes {
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
             } catch {
                 // The homeserver tries the notify again later.
-                context.logger.error("Matrix notify failed", metadata: ["error": "\(error)"])
+                context.logger.error("Matrix notify failed", metadata: ["error": .error(error)])
                 return Self.error(.internalServerError, "M_UNKNOWN", "the notification could not be stored; try again")
             }
         }

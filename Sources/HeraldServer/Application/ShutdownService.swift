@@ -20,7 +20,7 @@ struct ShutdownService: Service {
             try await action()
             logger.info("Herald stopped")
         } catch {
-            logger.warning("shutting down failed", metadata: ["error": "\(error)"])
+            logger.warning("shutting down failed", metadata: ["error": .error(error)])
         }
     }
 }

@@ -22,7 +22,7 @@ struct CampaignService: Service {
                         continue
                     }
                 } catch  where !Task.isCancelled {
-                    logger.error("campaign failed", metadata: ["error": "\(error)"])
+                    logger.error("campaign failed", metadata: ["error": .error(error)])
                 } catch {
                     return
                 }

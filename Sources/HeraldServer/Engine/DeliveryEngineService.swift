@@ -82,7 +82,7 @@ struct DeliveryEngineService: Service {
                 if result.events == 0 { await engine.wakeup.wait(timeout: .milliseconds(250)) }
             } catch  where !Task.isCancelled {
                 // The batch stays claimed; its lease runs out (or its claims are handed on) and a worker takes it over.
-                logger.error("fan-out failed", metadata: ["error": "\(error)"])
+                logger.error("fan-out failed", metadata: ["error": .error(error)])
                 try? await Task.sleep(for: .seconds(1))
             } catch {
                 return
@@ -116,7 +116,7 @@ struct DeliveryEngineService: Service {
                 let due = try await engine.ports.deliveries.nextDueTime().map { $0.timeIntervalSince(engine.clock.now()) } ?? 1
                 await engine.wakeup.wait(timeout: .milliseconds(Int64(min(1, max(0.02, due)) * 1000)))
             } catch  where !Task.isCancelled {
-                logger.error("outbox failed", metadata: ["error": "\(error)"])
+                logger.error("outbox failed", metadata: ["error": .error(error)])
                 try? await Task.sleep(for: .seconds(1))
             } catch {
                 return
@@ -178,7 +178,7 @@ struct DeliveryEngineService: Service {
             )
             return true
         } catch {
-            logger.warning("claims could not be handed on", metadata: ["error": "\(error)"])
+            logger.warning("claims could not be handed on", metadata: ["error": .error(error)])
             return false
         }
     }

@@ -29,7 +29,7 @@ struct MaintenanceService: Service {
                         }
                     }
                 } catch  where !Task.isCancelled {
-                    logger.warning("maintenance failed", metadata: ["error": "\(error)"])
+                    logger.warning("maintenance failed", metadata: ["error": .error(error)])
                 } catch {
                     return
                 }

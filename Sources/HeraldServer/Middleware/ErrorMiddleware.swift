@@ -39,19 +39,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 )
             }
             if herald.kind == .internal {
-                context.logger.error("request failed", metadata: ["error": "\(Self.loggable(error))", "path": "\(request.uri.path)"])
+                context.logger.error("request failed", metadata: ["error": .error(error), "path": "\(request.uri.path)"])
             }
             return Self.response(for: herald)
         }
-    }
-
-    /// What an unexpected error may put in the log. A generated handler's error describes the
-    /// whole request, headers included (the bearer credential): only its operation and cause go in.
-    static func loggable(_ error: any Error) -> String {
-        if let error = error as? ServerError {
-            return "\(error.operationID): \(String(reflecting: error.underlyingError))"
-        }
-        return String(reflecting: error)
     }
 
     static func response(for error: HeraldError) -> Response {

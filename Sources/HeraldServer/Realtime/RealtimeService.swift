@@ -63,7 +63,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
                 )
             )
         } catch {
-            logger.warning("presence not recorded", metadata: ["error": "\(error)"])
+            logger.warning("presence not recorded", metadata: ["error": .error(error)])
         }
     }
 
@@ -73,7 +73,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
         do {
             try await store.markOffline(appId: connection.appId, sessionId: connection.sessionId, instance: instance, at: clock.now())
         } catch {
-            logger.warning("presence not recorded", metadata: ["error": "\(error)"])
+            logger.warning("presence not recorded", metadata: ["error": .error(error)])
         }
     }
 
@@ -146,7 +146,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
             try await bus.publish(payload, channel: channel)
             return true
         } catch {
-            logger.warning("realtime message not published", metadata: ["channel": "\(channel)", "error": "\(error)"])
+            logger.warning("realtime message not published", metadata: ["channel": "\(channel)", "error": .error(error)])
             return false
         }
     }
@@ -206,7 +206,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
                             )
                         }
                     } catch {
-                        logger.warning("presence heartbeat failed", metadata: ["error": "\(error)"])
+                        logger.warning("presence heartbeat failed", metadata: ["error": .error(error)])
                     }
                     try? await Task.sleep(for: settings.heartbeatInterval)
                 }
@@ -220,7 +220,7 @@ public final class RealtimeService: PresenceView, RealtimeDelivery {
                             } catch {
                                 logger.warning(
                                     "realtime listener stopped; listening again",
-                                    metadata: ["channel": "\(channel)", "error": "\(error)"]
+                                    metadata: ["channel": "\(channel)", "error": .error(error)]
                                 )
                             }
                             try? await Task.sleep(for: .seconds(1))

@@ -109,7 +109,7 @@ struct RealtimeSocketChannel: ServerChildChannel, HTTPChannelHandler {
             logger.trace("connection closed before its first request")
         } catch {
             // An upgrade NIO refused (no key, another version): nothing more to say on it.
-            logger.debug("connection not negotiated", metadata: ["error": "\(error)"])
+            logger.debug("connection not negotiated", metadata: ["error": .error(error)])
             try? await value.channel.close()
         }
     }

@@ -46,6 +46,14 @@ final class CacheBus: Sendable {
     /// Both channels are listened to: the caches may be used.
     var isListening: Bool { state.withLock { $0.listening.count == 2 } }
 
+    /// Returns once both channels are listened to, or after `limit`.
+    private func untilListening(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !isListening, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Tells the other processes; for a strict change, waits until the live ones dropped it.
     func publish(_ change: CacheChange) async {
         let sequence = nextSequence()
@@ -60,6 +68,9 @@ final class CacheBus: Sendable {
             try? await notify(Self.channel, message)
             return
         }
+        // The answers come on the ack channel: a process that has just opened the database (a
+        // CLI command) listens before it asks, or it would not hear them.
+        await untilListening(within: ackTimeout)
         await withCheckedContinuation { continuation in
             state.withLock { $0.waiting[sequence] = Waiting(pending: waitFor, continuation: continuation) }
             let timer = Task {

@@ -18,7 +18,9 @@ final class PostgresSource: ConnectionSource {
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        self.runLoop = Task { await client.run() }
+        // Started at once, on this thread, up to its first suspension: the pool counts as running
+        // before the first query (PostgresNIO warns of a lease taken before `run()`).
+        self.runLoop = Task.immediate { await client.run() }
     }
 
     func transaction<T: Sendable>(_ body: nonisolated(nonsending) @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
