@@ -125,7 +125,8 @@ enum RecoveryBench {
         let (counts, last) = arrivals.withLockedValue { ($0.counts, $0.last) }
         result.arrived = counts.count
         result.sentTwice = counts.values.reduce(0) { $0 + max(0, $1 - 1) }
-        result.lastPushAfterRestartSeconds = EngineBench.seconds(since: restarted) - EngineBench.seconds(since: last)
+        // 0 when the stopping process itself sent the last push (a graceful stop finishing its work).
+        result.lastPushAfterRestartSeconds = max(0, EngineBench.seconds(since: restarted) - EngineBench.seconds(since: last))
         await standIn.shutdown()
         try await bench.stop()
         return result
