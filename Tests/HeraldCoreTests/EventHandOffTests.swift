@@ -23,12 +23,14 @@ struct EventHandOffTests {
         }
     }
 
-    @Test func aFullHandOffSendsEventsToTheTableAndAsksForAClaim() {
+    @Test func aFullHandOffSendsEventsToTheTableAndAsksForAClaim() throws {
         let handOff = EventHandOff(capacity: 3, claimInterval: .seconds(3_600))
         #expect(handOff.reserve(2))
         #expect(!handOff.reserve(2), "past capacity: store them unclaimed")
-        #expect(handOff.shouldClaim(), "and the fan-out is told to claim from the table")
-        #expect(!handOff.shouldClaim(), "once")
+        let ticket = try #require(handOff.claimTicket(), "and the fan-out is told to claim from the table")
+        #expect(handOff.claimTicket() != nil, "by every worker, until a claim comes back short")
+        handOff.claimed(1, of: 2, ticket: ticket)
+        #expect(handOff.claimTicket() == nil)
         handOff.hand(Self.events(["e1"]), reserved: 2)  // one of two was an idempotent repeat
         #expect(handOff.count == 1 && handOff.reserve(2))
         handOff.cancel(2)
@@ -49,14 +51,29 @@ struct EventHandOffTests {
         #expect(handOff.take(5).map(\.event.id) == ["e3", "e1"], "a next page waits behind what was already there")
     }
 
-    @Test func aFullClaimMeansMoreMayWait() {
+    @Test func aFullClaimMeansMoreMayWait() throws {
         let handOff = EventHandOff(capacity: 10, claimInterval: .seconds(3_600))
         let start = ContinuousClock.now
-        #expect(!handOff.shouldClaim(now: start))
-        handOff.claimed(5, of: 5)
-        #expect(handOff.shouldClaim(now: start))
-        handOff.claimed(2, of: 5)
-        #expect(!handOff.shouldClaim(now: start))
-        #expect(handOff.shouldClaim(now: start + .seconds(3_601)), "and now and then anyway, for leases that ran out")
+        #expect(handOff.claimTicket(now: start) == nil)
+        let forced = try #require(handOff.claimTicket(now: start, force: true))
+        handOff.claimed(5, of: 5, ticket: forced)
+        let next = try #require(handOff.claimTicket(now: start))
+        handOff.claimed(2, of: 5, ticket: next)
+        #expect(handOff.claimTicket(now: start) == nil)
+        #expect(handOff.claimTicket(now: start + .seconds(3_601)) != nil, "and now and then anyway, for leases that ran out")
+    }
+
+    @Test func eventsNoticedWhileAClaimRunsAreClaimedAfterIt() throws {
+        let handOff = EventHandOff(capacity: 10, claimInterval: .seconds(3_600))
+        let start = ContinuousClock.now
+        handOff.notePending()
+        let first = try #require(handOff.claimTicket(now: start))
+        let second = try #require(handOff.claimTicket(now: start), "two workers claim at once")
+        handOff.notePending()  // stored unclaimed while both claims run
+        handOff.claimed(0, of: 5, ticket: first)
+        handOff.claimed(3, of: 5, ticket: second)
+        let third = try #require(handOff.claimTicket(now: start), "what was noticed during the claims is still to be claimed")
+        handOff.claimed(1, of: 5, ticket: third)
+        #expect(handOff.claimTicket(now: start) == nil)
     }
 }

@@ -56,14 +56,15 @@ public struct FanOut: Sendable {
     /// from the hand-off, and from the table when some wait there (or `claim` says so).
     public func runOnce(limit: Int, claim: Bool = false) async throws -> Result {
         let now = clock.now()
+        var timing = FanOutTiming()
         let batch = try await takeBatch(limit: limit, claim: claim, now: now)
         guard !batch.isEmpty else { return Result(events: 0, sent: 0) }
+        timing.taken()
         // Held until recorded: ``renewLeases()`` keeps their leases (and those of events waiting
         // in the hand-off) from running out, so no other worker takes one over and sends it twice.
         let held = batch.map(\.event.id)
         handOff.hold(held)
         defer { handOff.release(held) }
-        var timing = FanOutTiming()
         var plan = try await self.plan(batch, now: now)
         defer { for (appId, keys) in plan.unreadInFlight { ledger.add(appId: appId, keys, by: -1) } }
         let opened = plan.steps.flatMap(\.windowChanges).compactMap { change -> NoticeWindow? in
@@ -85,10 +86,10 @@ public struct FanOut: Sendable {
     /// never starve behind a hand-off kept full.
     func takeBatch(limit: Int, claim: Bool, now: Date) async throws -> [StoredEvent] {
         var batch = handOff.take(limit)
-        if claim || handOff.shouldClaim() {
+        if let ticket = handOff.claimTicket(force: claim) {
             let wanted = max(limit - batch.count, limit / 4)
             let claimed = try await ports.events.claimEvents(limit: wanted, now: now, claim: claims.claim(at: now))
-            handOff.claimed(claimed.count, of: wanted)
+            handOff.claimed(claimed.count, of: wanted, ticket: ticket)
             batch += claimed
         }
         var seen = Set<String>()
@@ -107,7 +108,7 @@ public struct FanOut: Sendable {
     }
 
     func report(_ timing: FanOutTiming, batch: [StoredEvent], plan: FanOutPlan, recorded: Set<String>) {
-        ports.observer.fannedOut(events: batch.count, decide: timing.decide, send: timing.send, record: timing.record)
+        ports.observer.fannedOut(events: batch.count, take: timing.take, decide: timing.decide, send: timing.send, record: timing.record)
         guard let traced = timing.traced else { return }
         let traceParents = Dictionary(batch.map { ($0.event.id, $0.event.traceParent) }, uniquingKeysWith: { first, _ in first })
         for step in plan.steps where recorded.contains(step.eventId) {

@@ -1,11 +1,13 @@
 import Foundation
 import Tracing
 
-/// How long a fan-out batch spent deciding, sending and recording (for the metrics), and the
+/// How long a fan-out batch spent taking its events (from the hand-off or a claim), deciding,
+/// sending and recording (for the metrics), and the
 /// same instants on the tracer's clock when traces are on.
 struct FanOutTiming {
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
+    private var takenAt: ContinuousClock.Instant
     private var decidedAt: ContinuousClock.Instant
     private var sentAt: ContinuousClock.Instant
     private var recordedAt: ContinuousClock.Instant
@@ -13,10 +15,15 @@ struct FanOutTiming {
 
     init() {
         started = clock.now
+        takenAt = started
         decidedAt = started
         sentAt = started
         recordedAt = started
         traced = EventTracing.isOn ? TracedPhases(start: DefaultTracerClock.now) : nil
+    }
+
+    mutating func taken() {
+        takenAt = clock.now
     }
 
     mutating func decided() {
@@ -34,7 +41,8 @@ struct FanOutTiming {
         traced?.recorded = DefaultTracerClock.now
     }
 
-    var decide: Duration { decidedAt - started }
+    var take: Duration { takenAt - started }
+    var decide: Duration { decidedAt - takenAt }
     var send: Duration { sentAt - decidedAt }
     var record: Duration { recordedAt - sentAt }
 }

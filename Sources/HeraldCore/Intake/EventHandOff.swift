@@ -13,8 +13,11 @@ public final class EventHandOff: Sendable {
         var queue: [StoredEvent] = []
         var head = 0
         var reserved = 0
-        /// Events were stored unclaimed because the hand-off was full.
-        var overflowed = false
+        /// Notices that events wait in the table (stored unclaimed, leases taken over), counted.
+        var noticed: UInt64 = 0
+        /// Notices up to this one were followed by a claim that came back short: the table had
+        /// no more then.
+        var settled: UInt64 = 0
         var lastClaim = ContinuousClock.now
         /// Events taken by the fan-out and not yet recorded.
         var inFlight: [String: Int] = [:]
@@ -35,7 +38,7 @@ public final class EventHandOff: Sendable {
     public func reserve(_ count: Int) -> Bool {
         state.withLock { state in
             guard state.queue.count - state.head + state.reserved + count <= capacity else {
-                state.overflowed = true
+                state.noticed += 1
                 return false
             }
             state.reserved += count
@@ -105,24 +108,37 @@ public final class EventHandOff: Sendable {
 
     /// Events were stored unclaimed (Herald's own, or past a full hand-off): claim them soon.
     public func notePending() {
-        state.withLock { $0.overflowed = true }
+        state.withLock { $0.noticed += 1 }
     }
 
-    /// Whether the fan-out should claim from the table now: events were stored unclaimed, or a
-    /// claim interval passed (leases of dead processes run out). Either way the claim is counted
-    /// as made; ``claimed(_:of:)`` says whether more may wait.
-    public func shouldClaim(now: ContinuousClock.Instant = .now) -> Bool {
+    /// A claim the fan-out is to make now, or nil: events may wait in the table (noticed and not
+    /// yet found gone by a short claim), a claim interval passed (leases of dead processes run
+    /// out), or `force`. While the table may hold more, every worker claims, each its own share
+    /// (claims are atomic), rather than one at a time; ``claimed(_:of:ticket:)`` says what it found.
+    public func claimTicket(now: ContinuousClock.Instant = .now, force: Bool = false) -> ClaimTicket? {
         state.withLock { state in
-            guard state.overflowed || now - state.lastClaim >= claimInterval else { return false }
-            state.overflowed = false
+            guard force || state.noticed > state.settled || now - state.lastClaim >= claimInterval else { return nil }
             state.lastClaim = now
-            return true
+            return ClaimTicket(noticed: state.noticed)
         }
     }
 
-    /// A claim found `count` of the `requested` events: a full claim means more may be waiting.
-    public func claimed(_ count: Int, of requested: Int) {
-        if count >= requested { notePending() }
+    /// A claim found `count` of the `requested` events. A full claim means more may be waiting;
+    /// a short one that the table is empty of what was noticed before the claim began (a notice
+    /// that came while it ran still asks for another).
+    public func claimed(_ count: Int, of requested: Int, ticket: ClaimTicket) {
+        state.withLock { state in
+            if count >= requested {
+                if state.noticed == state.settled { state.noticed += 1 }
+            } else {
+                state.settled = max(state.settled, ticket.noticed)
+            }
+        }
+    }
+
+    /// When a claim began: how many notices of waiting events had come (``claimTicket(now:force:)``).
+    public struct ClaimTicket: Sendable {
+        let noticed: UInt64
     }
 
     /// Events waiting here.

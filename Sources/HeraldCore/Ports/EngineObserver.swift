@@ -5,8 +5,9 @@ public protocol EngineObserver: Sendable {
     /// A provider's verdict on one push (or a local one: expired, credential broken).
     func attempted(provider: String, outcome: String, reason: String?)
     func accepted(events: Int)
-    /// One fan-out batch: how many events (pages), how long deciding, sending and recording took.
-    func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration)
+    /// One fan-out batch: how many events (pages), how long taking them (hand-off or claim),
+    /// deciding, sending and recording took.
+    func fannedOut(events: Int, take: Duration, decide: Duration, send: Duration, record: Duration)
     /// One batch of pushes through one credential had failures: how many, by outcome
     /// (`failed`, `retrying`, `expired`) and reason.
     func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String)
@@ -19,7 +20,7 @@ public protocol EngineObserver: Sendable {
 }
 
 extension EngineObserver {
-    public func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration) {}
+    public func fannedOut(events: Int, take: Duration, decide: Duration, send: Duration, record: Duration) {}
     public func batchHadFailures(_ failures: [BatchFailure], appId: String, providerId: String, provider: String) {}
     public func tokenPruned(_ token: String, appId: String, providerId: String, reason: String) {}
     public func credentialSetAside(appId: String, providerId: String, reason: String) {}

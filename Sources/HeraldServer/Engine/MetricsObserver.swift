@@ -22,8 +22,8 @@ struct MetricsObserver: EngineObserver {
         Counter(label: "herald_events_accepted_total").increment(by: Int64(events))
     }
 
-    func fannedOut(events: Int, decide: Duration, send: Duration, record: Duration) {
-        for (phase, duration) in [("decide", decide), ("send", send), ("record", record)] {
+    func fannedOut(events: Int, take: Duration, decide: Duration, send: Duration, record: Duration) {
+        for (phase, duration) in [("take", take), ("decide", decide), ("send", send), ("record", record)] {
             Timer(label: "herald_fanout_batch_seconds", dimensions: [("phase", phase)]).recordNanoseconds(Self.nanoseconds(duration))
         }
         Counter(label: "herald_fanout_events_total").increment(by: Int64(events))
