@@ -24,6 +24,10 @@ struct DeliveryEngineService: Service {
     var drainLimit: Duration = .seconds(15)
     /// Batches in flight at once: while one waits for its provider, the next is decided.
     var workers = 4
+    /// Events (pages of events) a fan-out batch takes at most. Under load, larger batches mean
+    /// fewer commits, and each commit writes the pages it touched once (SQLite's WAL); when
+    /// events arrive one at a time, batches stay as small as what waits.
+    var batchLimit = 1_000
     /// Outbox batches in flight at once (campaign pushes, retries): while one waits for its
     /// provider's answers, the next is claimed and built.
     var outboxWorkers = 2
@@ -78,7 +82,7 @@ struct DeliveryEngineService: Service {
     func fanOutLoop(until stopping: StopSignal) async {
         while !stopping.isSignalled, !Task.isCancelled {
             do {
-                let result = try await engine.fanOut.runOnce(limit: 250)
+                let result = try await engine.fanOut.runOnce(limit: batchLimit)
                 if result.events == 0 { await engine.wakeup.wait(timeout: .milliseconds(250)) }
             } catch  where !Task.isCancelled {
                 // The batch stays claimed; its lease runs out (or its claims are handed on) and a worker takes it over.
