@@ -11,7 +11,7 @@ import _CryptoExtras
 /// APNs stand-in (in this process, lean HTTP/2, timing what it receives), against a release
 /// `herald serve` it starts itself.
 ///
-///   herald-bench engine --herald <path> --database <url> [--users 10000] [--events 100000] [--rate 1000] [--seconds 15] [--json <file>]
+///   herald-bench engine --herald <path> --database <url> [--users 10000] [--events 100000] [--rate 1000] [--seconds 15] [--throughput-only] [--json <file>]
 ///
 /// Scenarios: 1:1 messages posted as fast as they are accepted (events/s, pushes/s, server CPU per
 /// push); one message to a group of every user (time to its last push); 1:1 messages at a steady
@@ -59,6 +59,8 @@ enum EngineBench {
         let duration = Int(argument("--seconds", "15")!)!
         // With bursts on, only the 1:1 throughput is measured (a later phase's messages would wait in windows).
         let burst = Int(argument("--burst", "0")!)!
+        // Only the 1:1 throughput (A/B runs of one change).
+        let throughputOnly = CommandLine.arguments.contains("--throughput-only")
         var results = Results(backend: database.hasPrefix("postgres") ? "postgres" : "sqlite", users: userCount, events: eventCount)
 
         // The stand-in counts every push, and times the tagged ones of the latency run.
@@ -173,7 +175,7 @@ enum EngineBench {
                 results.serverCPUMicrosecondsPerPush
             )
         )
-        if fcm || burst > 0 {
+        if fcm || burst > 0 || throughputOnly {
             results.serverPeakRSSMiB = peakRSS(of: server.processIdentifier)
             try write(results)
             await standIn.shutdown()
