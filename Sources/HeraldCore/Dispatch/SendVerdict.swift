@@ -16,7 +16,7 @@ enum SendVerdict {
         for delivery: Delivery,
         retry: RetryPolicy,
         at now: Date,
-        random: Double = .random(in: -1...1)
+        random: Double? = nil
     ) -> (update: DeliveryUpdate, effect: SideEffect?) {
         var attempted = delivery
         attempted.attempts += 1
@@ -50,7 +50,8 @@ enum SendVerdict {
                 providerStatus: status,
                 retry: retry,
                 at: now,
-                random: random
+                // Drawn only for a retry: a delivered push asks the system's generator for nothing.
+                random: random ?? .random(in: -1...1)
             )
             return (update, nil)
         case .tokenInvalid(let since, let hint):

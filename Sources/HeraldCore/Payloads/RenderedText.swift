@@ -29,8 +29,8 @@ public struct RenderedText: Sendable, Equatable {
     /// Renders a template for an event. The localisation keys are the template's, else Kandy's
     /// (and Herald's for the kinds Kandy does not name).
     public static func render(_ template: PushTemplate, _ event: ResolvedEvent, hideText: Bool) -> RenderedText {
-        let context = event.templateContext(hideText: hideText)
-        let render = { (text: String) in TemplateRenderer.render(text, context) }
+        let scope = EventTemplateScope(event: event, hideText: hideText)
+        let render = { (text: String) in TemplateRenderer.render(text, scope: scope) }
         var text = RenderedText(title: render(template.title), body: render(template.body))
         if template.titleLocKey != nil || template.bodyLocKey != nil {
             text.titleLocKey = template.titleLocKey.map(render)

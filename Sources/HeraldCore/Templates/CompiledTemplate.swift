@@ -25,17 +25,21 @@ struct CompiledTemplate: Sendable {
     }
 
     func render(_ context: [String: Any]) -> String {
-        guard let segments else { return mustache.render(context) }
+        render(DictionaryScope(dictionary: context))
+    }
+
+    func render(_ scope: some TemplateScope) -> String {
+        guard let segments else { return mustache.render(scope.dictionary) }
         var output = ""
         for segment in segments {
             switch segment {
             case .literal(let text):
                 output += text
             case .variable(let path):
-                switch Self.lookUp(path, in: context) {
+                switch scope.lookUp(path) {
                 case .found(let text): output += text
                 case .missing: break
-                case .other: return mustache.render(context)
+                case .other: return mustache.render(scope.dictionary)
                 }
             }
         }

@@ -9,9 +9,14 @@ public enum TemplateRenderer {
 
     /// Renders `text` over `context`; a text that does not compile renders as itself.
     public static func render(_ text: String, _ context: [String: Any]) -> String {
+        render(text, scope: DictionaryScope(dictionary: context))
+    }
+
+    /// Renders `text` with the variables of `scope`.
+    static func render(_ text: String, scope: some TemplateScope) -> String {
         guard hasTag(text) else { return text }
         guard let template = cache.template(text) else { return text }
-        return template.render(context)
+        return template.render(scope)
     }
 
     /// Whether `text` holds a `{{` (a tag): a scan of its bytes, as every string of every card

@@ -8,14 +8,24 @@ import Metrics
 /// each pruned token (its last characters only), each credential set aside.
 struct MetricsObserver: EngineObserver {
     var logger = Logger(label: "herald.engine")
+    /// The counters and timers of each label set, made once: every push counts a decision, an
+    /// attempt and a provider's latency, and asking the factory each time was a lookup in its
+    /// registry under a lock.
+    private let decisions = MetricsCache<Counter>()
+    private let attempts = MetricsCache<Counter>()
+    private let latencies = MetricsCache<Timer>()
 
     func decided(_ decision: String, eventType: EventKind) {
-        Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType.rawValue)]).increment()
+        decisions.metric([decision, eventType.rawValue]) {
+            Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType.rawValue)])
+        }.increment()
     }
 
     func attempted(provider: String, outcome: String, reason: String?) {
-        Counter(label: "herald_push_attempts_total", dimensions: [("provider", provider), ("outcome", outcome), ("reason", Self.label(reason))])
-            .increment()
+        let reason = Self.label(reason)
+        attempts.metric([provider, outcome, reason]) {
+            Counter(label: "herald_push_attempts_total", dimensions: [("provider", provider), ("outcome", outcome), ("reason", reason)])
+        }.increment()
     }
 
     func accepted(events: Int) {
@@ -61,7 +71,8 @@ struct MetricsObserver: EngineObserver {
     }
 
     func providerAnswered(provider: String, after latency: Duration) {
-        Timer(label: "herald_provider_request_seconds", dimensions: [("provider", provider)]).recordNanoseconds(Self.nanoseconds(latency))
+        latencies.metric([provider]) { Timer(label: "herald_provider_request_seconds", dimensions: [("provider", provider)]) }
+            .recordNanoseconds(Self.nanoseconds(latency))
     }
 
     /// Enough of a token to find it in the delivery log, never the token.
