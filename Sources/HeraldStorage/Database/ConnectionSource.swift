@@ -30,6 +30,6 @@ extension SQLitePool: ConnectionSource {
     }
 
     func shutdown() async throws {
-        try close()
+        try await close()
     }
 }

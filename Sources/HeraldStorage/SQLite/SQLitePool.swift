@@ -10,6 +10,7 @@ final class SQLitePool: Sendable {
     let pool: DatabasePool
     let writer: SQLiteWriter
     let reader: SQLiteReader
+    let checkpointer: SQLiteCheckpointer
 
     init(path: String, readers: Int = 4, logger: Logger) throws {
         let folder = (path as NSString).deletingLastPathComponent
@@ -26,14 +27,19 @@ final class SQLitePool: Sendable {
         // items stored in 11.9 s with 2 MB, 10.0 s with 64 MB). The writer keeps up to 64 MB,
         // each reader 16 MB.
         configuration.prepareDatabase { db in
-            try db.execute(sql: db.configuration.readonly ? "PRAGMA cache_size = -16384" : "PRAGMA cache_size = -65536")
+            try db.execute(
+                sql: db.configuration.readonly
+                    ? "PRAGMA cache_size = -16384" : "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = \(SQLiteCheckpointer.writerLimit)"
+            )
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         writer = SQLiteWriter(pool: pool, logger: logger)
         reader = SQLiteReader(pool: pool, logger: logger)
+        checkpointer = try SQLiteCheckpointer(path: path, logger: logger)
     }
 
-    func close() throws {
+    func close() async throws {
+        try await checkpointer.stop()
         try pool.close()
     }
 }
