@@ -72,6 +72,29 @@ struct PresenceStoreTests {
         try await sql?.shutdown()
     }
 
+    /// A process that stops gracefully is gone at once: its sessions are nobody's presence, and
+    /// (on the database) no other process waits for it.
+    @Test(arguments: kinds)
+    func aRetiredProcessIsGoneAtOnce(_ kind: Kind) async throws {
+        let (store, sql) = try await Self.store(kind)
+        let app = "app-" + UUID().uuidString
+        let here = "h" + UUID().uuidString.prefix(8).lowercased()
+        let there = "h" + UUID().uuidString.prefix(8).lowercased()
+        let now = Date()
+        try await store.heartbeat(instance: here, at: now)
+        try await store.heartbeat(instance: there, at: now)
+        try await store.markOnline(PresenceRecord(appId: app, uid: "ana", sessionId: "s1", instance: here, since: now))
+        try await store.markOnline(PresenceRecord(appId: app, uid: "bo", sessionId: "s2", instance: there, since: now))
+        try await store.retire(instance: here)
+        let rows = try await store.presence(appId: app, uids: ["ana", "bo"], liveSince: now.addingTimeInterval(-10))
+        #expect(rows.map(\.sessionId) == ["s2"])
+        if let sql {
+            let live = try await sql.liveInstances(since: now.addingTimeInterval(-10))
+            #expect(live.contains(there) && !live.contains(here))
+        }
+        try await sql?.shutdown()
+    }
+
     /// The engine asks about a whole group at once: 10,000 users in one call.
     @Test(arguments: kinds)
     func tenThousandUsersInOneQuestion(_ kind: Kind) async throws {

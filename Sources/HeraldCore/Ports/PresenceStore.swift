@@ -18,4 +18,7 @@ public protocol PresenceStore: Sendable {
     /// Forgets rows offline since before `offlineBefore`, and processes (with their rows) silent
     /// since before `deadBefore`.
     func purgePresence(offlineBefore: Date, deadBefore: Date) async throws
+    /// This process stops: its row and its sockets' presence go at once, so no other process
+    /// waits for it (a strict cache change) or counts its users online.
+    func retire(instance: String) async throws
 }

@@ -180,6 +180,7 @@ public struct HeraldServices: Sendable {
     /// Closes provider connections, then the database.
     public func shutdown() async throws {
         await gateway.shutdown()
+        try? await store.retire(instance: store.instance)
         try await store.shutdown()
     }
 

@@ -37,9 +37,19 @@ actor MemoryPresenceStore: PresenceStore {
 
     func purgePresence(offlineBefore: Date, deadBefore: Date) {
         let dead = Set(instances.filter { $0.value < deadBefore }.keys)
+        drop { dead.contains($0.instance) || ($0.offlineAt.map { $0 < offlineBefore } ?? false) }
         for id in dead { instances[id] = nil }
+    }
+
+    func retire(instance: String) {
+        drop { $0.instance == instance }
+        instances[instance] = nil
+    }
+
+    /// Forgets the records `gone` picks.
+    private func drop(_ gone: (PresenceRecord) -> Bool) {
         for (sessionId, byInstance) in records {
-            for (instance, record) in byInstance where dead.contains(instance) || (record.offlineAt.map { $0 < offlineBefore } ?? false) {
+            for (instance, record) in byInstance where gone(record) {
                 records[sessionId]?[instance] = nil
             }
             if records[sessionId]?.isEmpty == true {

@@ -94,4 +94,21 @@ extension SQLStore: PresenceStore {
             try await db.raw("DELETE FROM realtime_payloads WHERE created_at < \(bind: deadBefore.ms)").perform()
         }
     }
+
+    public func retire(instance: String) async throws {
+        try await transaction { db in
+            try await db.raw("DELETE FROM presence WHERE instance_id = \(bind: instance)").perform()
+            try await db.raw("DELETE FROM herald_instances WHERE instance_id = \(bind: instance)").perform()
+        }
+    }
+
+    /// The processes that heartbeated at or after `since`.
+    public func liveInstances(since: Date) async throws -> Set<String> {
+        try await lookup { db in
+            Set(
+                try await db.raw("SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since.ms)").rows()
+                    .map { try $0.string("instance_id") }
+            )
+        }
+    }
 }
