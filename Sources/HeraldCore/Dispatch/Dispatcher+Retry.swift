@@ -4,14 +4,15 @@ import HeraldModels
 extension Dispatcher {
     /// Sends deliveries claimed from the outbox (retries, campaign pushes, and pushes whose
     /// sender died before recording them) and records what became of them; returns the updates.
+    /// `items` are feed items the caller has at hand (a campaign's batch): they are not read again.
     @discardableResult
-    public func retry(_ claimed: [Delivery]) async throws -> [DeliveryUpdate] {
+    public func retry(_ claimed: [Delivery], items: [String: FeedItem] = [:]) async throws -> [DeliveryUpdate] {
         let now = clock.now()
         var updates: [DeliveryUpdate] = []
         var pushes: [PreparedPush] = []
         var snapshots: [String: AppSnapshot] = [:]
         for (appId, deliveries) in Dictionary(grouping: claimed, by: \.appId) {
-            let rebuilt = await rebuild(deliveries, appId: appId, now: now)
+            let rebuilt = await rebuild(deliveries, appId: appId, now: now, items: items)
             updates += rebuilt.ended
             pushes += rebuilt.pushes
             snapshots[appId] = rebuilt.snapshot
@@ -30,7 +31,7 @@ extension Dispatcher {
 
     /// The pushes of one app's stored deliveries, made again from their events (or feed items)
     /// with the badge and unread count the user has now.
-    func rebuild(_ deliveries: [Delivery], appId: String, now: Date) async -> Rebuilt {
+    func rebuild(_ deliveries: [Delivery], appId: String, now: Date, items known: [String: FeedItem] = [:]) async -> Rebuilt {
         let snapshot: AppSnapshot?
         do {
             snapshot = try await snapshots.app(appId)
@@ -43,7 +44,7 @@ extension Dispatcher {
         let counts = await currentUnread(of: deliveries, snapshot: snapshot)
         let items: [String: FeedItem]
         do {
-            items = try await feedItems(of: deliveries, appId: appId)
+            items = try await feedItems(of: deliveries, appId: appId, known: known)
         } catch {
             let reason = FailureReason.unreadable(what: "the feed items", error: "\(error)")
             return Rebuilt(ended: deliveries.map { SendVerdict.retryOrGiveUp($0, reason, retryAfter: nil, retry: retry, at: now) })
@@ -91,10 +92,10 @@ extension Dispatcher {
         return try? await ports.unread.unreadCounts(appId: snapshot.app.id, uids: uids)
     }
 
-    func feedItems(of deliveries: [Delivery], appId: String) async throws -> [String: FeedItem] {
-        let ids = Set(deliveries.compactMap(\.subject.feedItemId))
-        guard !ids.isEmpty, let feed = ports.feed else { return [:] }
-        return try await feed.feedItems(appId: appId, ids: Array(ids), content: false)
+    func feedItems(of deliveries: [Delivery], appId: String, known: [String: FeedItem] = [:]) async throws -> [String: FeedItem] {
+        let ids = Set(deliveries.compactMap(\.subject.feedItemId)).filter { known[$0] == nil }
+        guard !ids.isEmpty, let feed = ports.feed else { return known }
+        return known.merging(try await feed.feedItems(appId: appId, ids: Array(ids), content: false)) { $1 }
     }
 
     func event(_ id: String, appId: String) async -> Result<ResolvedEvent, FailureReason> {

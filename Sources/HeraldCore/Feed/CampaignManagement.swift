@@ -13,6 +13,11 @@ public struct CampaignManagement: Sendable {
     /// How long a process holds a campaign between batches before another may take it over.
     /// Who this process claims campaigns as, and for how long at a time.
     public var claims = ClaimPolicy.anonymous()
+    /// Sends a batch's pushes as soon as the batch is stored (claimed by this process in the same
+    /// transaction), rather than leaving them to the outbox's next claim; nil leaves them there.
+    public var dispatcher: Dispatcher?
+    /// Batches whose pushes are being sent while the next ones are stored.
+    public var batchesSending = 2
     var lease: TimeInterval { claims.lease }
 
     public init(feed: any FeedRepository, setup: FeedManagement, publisher: FeedPublisher, clock: any WallClock = SystemWallClock()) {
@@ -187,29 +192,46 @@ public struct CampaignManagement: Sendable {
             return true
         }
         // Each batch is stored while the next is read and prepared (its cards filled and
-        // checked, its tokens found): the writer and the CPU work side by side.
+        // checked, its tokens found), and its pushes are sent while the next batches are stored:
+        // the writer, the CPU and the provider work side by side.
         let (appId, audience) = (campaign.appId, campaign.audience)
-        var batch = try await nextBatch(appId: appId, audience: audience, after: campaign.cursor, spec: spec)
-        while true {
-            let users = batch.users
-            if let prepared = batch.prepared, let last = users.last {
-                async let following = nextBatch(appId: appId, audience: audience, after: last.uid, spec: spec)
-                let result = try await publisher.store(prepared)
-                campaign.cursor = last.uid
-                campaign.audienceSize += users.count
-                campaign.itemsCreated += result.stored
-                campaign.pushesQueued += result.pushes
-                batch = try await following
+        let dispatcher = dispatcher
+        let batchesSending = max(1, batchesSending)
+        return try await withThrowingTaskGroup(of: Void.self) { sending in
+            var inFlight = 0
+            var batch = try await nextBatch(appId: appId, audience: audience, after: campaign.cursor, spec: spec)
+            while true {
+                let users = batch.users
+                if let prepared = batch.prepared, let last = users.last {
+                    async let following = nextBatch(appId: appId, audience: audience, after: last.uid, spec: spec)
+                    let result = try await publisher.store(prepared, claim: dispatcher == nil ? nil : claims.claim(at: clock.now()))
+                    campaign.cursor = last.uid
+                    campaign.audienceSize += users.count
+                    campaign.itemsCreated += result.stored
+                    campaign.pushesQueued += result.pushes
+                    if let dispatcher, !result.claimed.isEmpty {
+                        if inFlight == batchesSending {
+                            try await sending.next()
+                            inFlight -= 1
+                        }
+                        let items = Dictionary(result.items.map { ($0.id, $0) }) { first, _ in first }
+                        // A batch that fails to send or record stays claimed: the outbox takes it
+                        // over once its lease runs out.
+                        sending.addTask { _ = try? await dispatcher.retry(result.claimed, items: items) }
+                        inFlight += 1
+                    }
+                    batch = try await following
+                }
+                let done = users.isEmpty
+                let now = clock.now()
+                if done {
+                    campaign.status = .sent
+                    campaign.finishedAt = now
+                }
+                campaign.updatedAt = now
+                guard try await feed.recordCampaignProgress(campaign, leaseUntil: done ? nil : now.addingTimeInterval(lease)) else { return true }
+                if done { return true }
             }
-            let done = users.isEmpty
-            let now = clock.now()
-            if done {
-                campaign.status = .sent
-                campaign.finishedAt = now
-            }
-            campaign.updatedAt = now
-            guard try await feed.recordCampaignProgress(campaign, leaseUntil: done ? nil : now.addingTimeInterval(lease)) else { return true }
-            if done { return true }
         }
     }
 }

@@ -35,6 +35,8 @@ public struct FeedPublisher: Sendable {
         public var pushes: Int
         /// Users whose filled card was not valid, with the first problem.
         public var rejected: [String: String]
+        /// The pushes stored claimed by the caller, to send now (``store(_:claim:)``).
+        public var claimed: [Delivery] = []
     }
 
     /// A batch made and not yet stored: each user's item, the pushes they ask for, the users
@@ -50,11 +52,28 @@ public struct FeedPublisher: Sendable {
         try await store(try await prepare(appId: appId, users: users, spec: spec))
     }
 
-    /// Stores a prepared batch in one transaction and tells the users who are online.
-    public func store(_ batch: Prepared) async throws -> BatchResult {
-        let stored = try await feed.insertFeedItems(batch.items, deliveries: batch.deliveries)
+    /// Stores a prepared batch in one transaction and tells the users who are online. With a
+    /// `claim`, its pushes are stored already claimed (sending, leased to the claim's owner) and
+    /// returned for the caller to send at once, without a trip through the outbox; should the
+    /// caller die first, they are taken over like any claimed push.
+    public func store(_ batch: Prepared, claim: Claim? = nil) async throws -> BatchResult {
+        var deliveries = batch.deliveries
+        if let claim {
+            for index in deliveries.indices {
+                deliveries[index].status = .sending
+                deliveries[index].leaseUntil = claim.until
+                deliveries[index].leaseOwner = claim.owner
+            }
+        }
+        let stored = try await feed.insertFeedItems(batch.items, deliveries: deliveries)
         await tellOnline(appId: batch.appId, items: batch.items)
-        return BatchResult(items: batch.items, stored: stored, pushes: batch.deliveries.count, rejected: batch.rejected)
+        return BatchResult(
+            items: batch.items,
+            stored: stored.count,
+            pushes: batch.deliveries.count,
+            rejected: batch.rejected,
+            claimed: claim == nil ? [] : deliveries.filter { stored.contains($0.subject.id) }
+        )
     }
 
     /// Fills and checks each user's card and finds the pushes it asks for; stores nothing.

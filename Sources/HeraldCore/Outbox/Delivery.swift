@@ -29,6 +29,8 @@ public struct Delivery: Sendable, Equatable {
     public var attempts: Int
     public var nextAttemptAt: Date?
     public var leaseUntil: Date?
+    /// The process that holds its lease (stored with a delivery claimed as it is made).
+    public var leaseOwner: String?
     public var expiresAt: Date?
     public var providerStatus: Int?
     public var providerMessageId: String?
@@ -57,6 +59,7 @@ public struct Delivery: Sendable, Equatable {
         attempts: Int = 0,
         nextAttemptAt: Date? = nil,
         leaseUntil: Date? = nil,
+        leaseOwner: String? = nil,
         expiresAt: Date? = nil,
         providerStatus: Int? = nil,
         providerMessageId: String? = nil,
@@ -83,6 +86,7 @@ public struct Delivery: Sendable, Equatable {
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
         self.leaseUntil = leaseUntil
+        self.leaseOwner = leaseOwner
         self.expiresAt = expiresAt
         self.providerStatus = providerStatus
         self.providerMessageId = providerMessageId
@@ -101,6 +105,7 @@ public struct Delivery: Sendable, Equatable {
         attempts = update.attempts
         nextAttemptAt = update.nextAttemptAt
         leaseUntil = nil
+        leaseOwner = nil
         providerStatus = update.providerStatus ?? providerStatus
         providerMessageId = update.providerMessageId ?? providerMessageId
         updatedAt = update.at

@@ -10,9 +10,10 @@ public protocol FeedRepository: Sendable {
     func putSetupRecord(appId: String, _ record: FeedSetupRecord, create: Bool) async throws
     func deleteSetupRecord(appId: String, kind: FeedSetupKind, id: String) async throws -> Bool
 
-    /// Stores items; an item for a (campaign, user) that already has one is not stored again
-    /// (a campaign batch replayed after a crash). Returns the items stored.
-    func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Int
+    /// Stores items, and the deliveries of those stored; an item for a (campaign, user) that
+    /// already has one is not stored again (a campaign batch replayed after a crash). Returns the
+    /// ids of the items stored.
+    func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Set<String>
     func feedItems(appId: String, uid: String, query: FeedQuery, before: String?) async throws -> [FeedItem]
     func feedItem(appId: String, uid: String, id: String) async throws -> FeedItem?
     /// Items by id, any user of the app. Without `content`, an item's card, metadata and tags are

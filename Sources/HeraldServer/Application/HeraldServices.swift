@@ -102,6 +102,7 @@ public struct HeraldServices: Sendable {
         self.receipts = DeviceReceipts(deliveries: store, feed: userFeed)
         var campaigns = CampaignManagement(feed: store, setup: feed, publisher: publisher, clock: clock)
         campaigns.claims = claims
+        campaigns.dispatcher = engine.dispatcher
         self.campaigns = campaigns
         let engine = self.engine
         self.matrix = MatrixGateway(

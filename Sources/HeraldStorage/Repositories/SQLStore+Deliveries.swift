@@ -10,7 +10,7 @@ extension SQLStore: DeliveryRepository {
         .text("provider_id"), .text("platform"), .text("route"), .text("locale"), .integer("badge"), .integer("unread"), .text("status"),
         .text("reason"), .integer("attempts"), .bigint("next_attempt_at"), .bigint("lease_until"), .bigint("expires_at"),
         .integer("provider_status"), .text("provider_message_id"), .bigint("created_at"), .bigint("updated_at"),
-        .text("style"),
+        .text("style"), .text("lease_owner"),
     ]
 
     static func deliveryRow(_ d: Delivery) -> [BulkValue] {
@@ -20,7 +20,7 @@ extension SQLStore: DeliveryRepository {
             BulkValue(d.platform?.rawValue), BulkValue(d.route?.rawValue), BulkValue(d.locale), BulkValue(d.badge), BulkValue(d.unread),
             BulkValue(d.status.rawValue), BulkValue(d.reason), BulkValue(d.attempts), BulkValue(d.nextAttemptAt?.ms), BulkValue(d.leaseUntil?.ms),
             BulkValue(d.expiresAt?.ms), BulkValue(d.providerStatus), BulkValue(d.providerMessageId), BulkValue(d.createdAt.ms),
-            BulkValue(d.updatedAt.ms), BulkValue(d.style.storedText),
+            BulkValue(d.updatedAt.ms), BulkValue(d.style.storedText), BulkValue(d.leaseOwner),
         ]
     }
 
@@ -266,6 +266,7 @@ extension SQLStore: DeliveryRepository {
             attempts: try row.int("attempts"),
             nextAttemptAt: try row.optionalDate("next_attempt_at"),
             leaseUntil: try row.optionalDate("lease_until"),
+            leaseOwner: try row.optionalString("lease_owner"),
             expiresAt: try row.optionalDate("expires_at"),
             providerStatus: try row.optionalInt("provider_status"),
             providerMessageId: try row.optionalString("provider_message_id"),

@@ -80,8 +80,8 @@ extension SQLStore: FeedRepository {
         .text("push_body"),
     ]
 
-    public func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Int {
-        guard !items.isEmpty else { return 0 }
+    public func insertFeedItems(_ items: [FeedItem], deliveries: [Delivery]) async throws -> Set<String> {
+        guard !items.isEmpty else { return [] }
         let rows = try items.map { item in
             [
                 BulkValue(item.appId), BulkValue(item.uid), BulkValue(item.id), BulkValue(item.campaignId), BulkValue(item.channelId),
@@ -96,7 +96,7 @@ extension SQLStore: FeedRepository {
             let stored = Set(try inserted.map { try $0.string("id") })
             let due = deliveries.filter { stored.contains($0.subject.id) }.map(Self.deliveryRow)
             try await db.insert(into: "deliveries", columns: Self.deliveryColumns, rows: due, conflict: .ignore)
-            return stored.count
+            return stored
         }
     }
 
