@@ -129,26 +129,35 @@ enum PostgresArrayLiteral {
         return (casts.joined(separator: ", "), binds)
     }
 
+    /// Written as UTF-8 bytes, each text's runs without a quote or backslash copied whole: every
+    /// value of every row bound in bulk goes through here (appending one scalar at a time to a
+    /// String was a fifth of the server's CPU in a campaign).
     static func text(_ values: [BulkValue]) -> String {
-        var out = "{"
-        out.reserveCapacity(values.count * 12)
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(values.count * 24)
         for (index, value) in values.enumerated() {
-            if index > 0 { out.append(",") }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             switch value {
-            case .null: out.append("NULL")
-            case .int(let number): out.append(String(number))
-            case .bool(let flag): out.append(flag ? "t" : "f")
+            case .null: out.append(contentsOf: "NULL".utf8)
+            case .int(let number): out.append(contentsOf: String(number).utf8)
+            case .bool(let flag): out.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f"))
             case .text(let text):
-                out.append("\"")
-                for character in text.unicodeScalars {
-                    if character == "\"" || character == "\\" { out.append("\\") }
-                    out.unicodeScalars.append(character)
+                out.append(UInt8(ascii: "\""))
+                var text = text
+                text.withUTF8 { bytes in
+                    var start = 0
+                    for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                        out.append(UInt8(ascii: "\\"))
+                        start = index
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
                 }
-                out.append("\"")
+                out.append(UInt8(ascii: "\""))
             }
         }
-        out.append("}")
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
