@@ -134,7 +134,7 @@ extension SQLStore: EventRepository {
                 StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor, reason: $0.reason)
             }
             for (start, group) in finished {
-                for chunk in group.map(\.eventId).chunks(of: Self.rowChunk) {
+                for chunk in group.map(\.eventId).sorted().chunks(of: Self.rowChunk) {
                     let rows = try await db.update("events")
                         .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
                         .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
@@ -167,7 +167,11 @@ extension SQLStore: EventRepository {
             for step in kept {
                 for key in step.unreadIncrements { increments[UnreadCount(appId: step.appId, key: key), default: 0] += 1 }
             }
-            let counts = increments.map {
+            // In key order: two batches counting messages to the same conversation lock its row
+            // in the same order (PostgreSQL), never each waiting for the other.
+            let counts = increments.sorted {
+                ($0.key.appId, $0.key.key.uid, $0.key.key.conversationId) < ($1.key.appId, $1.key.key.uid, $1.key.key.conversationId)
+            }.map {
                 [
                     BulkValue($0.key.appId), BulkValue($0.key.key.uid), BulkValue($0.key.key.conversationId), BulkValue($0.value),
                     BulkValue(date.ms),
@@ -213,12 +217,20 @@ extension SQLStore: EventRepository {
         }
     }
 
+    /// On PostgreSQL an event a fan-out commit holds is skipped (it is being finished): renewing
+    /// every held event in one statement while a commit updated some of them, each locking rows in
+    /// its own order, was a deadlock that failed the commit's batch.
     public func renewEventLeases(ids: [String], until: Date) async throws {
         guard !ids.isEmpty else { return }
-        try await transaction { db in
-            for chunk in ids.chunks(of: Self.rowChunk) {
-                try await db.update("events").set("lease_until", to: until.ms)
-                    .where("id", .in, chunk).where("status", .equal, StoredEvent.Status.fanningOut.rawValue).perform()
+        let skipLocked = dialect == .postgres ? " ORDER BY id FOR UPDATE SKIP LOCKED" : ""
+        for chunk in ids.sorted().chunks(of: Self.rowChunk) {
+            try await write { db in
+                try await db.raw(
+                    """
+                    UPDATE events SET lease_until = \(bind: until.ms)
+                    WHERE id IN (SELECT id FROM events WHERE id IN (\(binds: chunk)) AND status = 'fanning_out'\(unsafeRaw: skipLocked))
+                    """
+                ).perform()
             }
         }
     }
