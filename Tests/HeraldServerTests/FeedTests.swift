@@ -210,6 +210,51 @@ struct FeedTests {
         }
     }
 
+    /// The feed page is written by hand (``HotRoutes``); the single item through the generated
+    /// types. Both say the same of every item, and a wrong query value is named.
+    @Test(arguments: TestBackend.available)
+    func theFeedPageSaysOfEachItemWhatTheItemRouteSays(_ backend: TestBackend) async throws {
+        let herald = try await TestHerald.make(backend)
+        let app = try await herald.makeApp()
+        try await herald.run { client in
+            let ana = try await client.login("ana", apiKey: app.apiKey)
+            let category = try await client.request(.post, "/v1/feed/categories", bearer: app.apiKey, json: ["id": "promo", "label": "Promotions"])
+            let channel = try await client.request(.post, "/v1/feed/channels", bearer: app.apiKey, json: ["id": "main", "name": "Main"])
+            #expect(category.status == 201 && channel.status == 201)
+            _ = try await Self.send(client, app.apiKey, ["ana"])
+            _ = try await Self.send(
+                client,
+                app.apiKey,
+                ["ana"],
+                [
+                    "categoryId": "promo", "channelId": "main", "tags": ["a", "b/c"], "sender": "Acme \"Deals\"",
+                    "metadata": ["score": 1.5, "count": 3, "nested": ["list": [1, "two", true], "ok": false], "url": "https://x.test/a"],
+                ]
+            )
+            let ids = try #require(try await Self.all(client, ana, "").compactMap { $0["id"] as? String }.first)
+            #expect(try await client.request(.post, "/v1/me/feed/\(ids)/read", bearer: ana).status == 200)
+            let page = try await client.request(.get, "/v1/me/feed?limit=20", bearer: ana)
+            #expect(page.status == 200 && page.headers[.contentType]?.hasPrefix("application/json") == true)
+            guard case .array(let items) = page.body["data"] else { throw TestFailure("no data: \(page.text)") }
+            #expect(items.count == 2)
+            for item in items {
+                let id = try #require(item["id"].string)
+                let single = try await client.request(.get, "/v1/me/feed/\(id)", bearer: ana)
+                #expect(single.status == 200 && item == single.body, "\(page.text) vs \(single.text)")
+            }
+            #expect(items[0]["isRead"] == .bool(true) && items[0]["readAt"].string != nil && items[1]["readAt"] == .null)
+            #expect(items[0]["metadata"]["nested"]["list"] == .array([.number(1), .string("two"), .bool(true)]))
+            for (query, field) in [
+                ("limit=many", "limit"), ("readState=seen", "readState"), ("dateFrom=yesterday", "dateFrom"), ("dateTo=2026-13-01", "dateTo"),
+            ] {
+                let refused = try await client.request(.get, "/v1/me/feed?\(query)", bearer: ana)
+                #expect(refused.status == 422 && refused.errorDetails?["field"] == field, "\(query): \(refused.status) \(refused.text)")
+            }
+            #expect(try await client.request(.get, "/v1/me/feed", bearer: app.apiKey).status == 403)
+            #expect(try await client.request(.get, "/v1/me/feed").status == 401)
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func cursorsHoldWhileItemsArriveAndUsersSeeOnlyTheirOwn(_ backend: TestBackend) async throws {
         let clock = ManualClock()

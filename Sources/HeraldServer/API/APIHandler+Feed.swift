@@ -176,6 +176,8 @@ extension APIHandler {
 
     // MARK: The user's feed
 
+    /// The generated form of `GET /v1/me/feed`, which the generated protocol requires. It is never
+    /// routed: ``HotRoutes`` writes the page without the generated types.
     func listMyFeed(_ input: Operations.ListMyFeed.Input) async throws -> Operations.ListMyFeed.Output {
         let session = try await userSession()
         let query = input.query

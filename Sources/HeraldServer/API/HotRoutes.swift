@@ -7,11 +7,12 @@ import OpenAPIRuntime
 /// Operations served by hand instead of through the generated types, because decoding into those
 /// types costs more than the operation itself. `POST /v1/events` is the engine's front door (tens
 /// of thousands of events a second): its body goes straight from bytes to a `JSONValue`, and the
-/// event parser checks every field, naming its path. `openapi.yaml` still describes the
-/// operation; its contract tests run against this handler.
+/// event parser checks every field, naming its path. `GET /v1/me/feed` (``registerFeed(on:services:)``)
+/// is what every app asks on launch. `openapi.yaml` still describes both operations; their
+/// contract tests run against these handlers.
 enum HotRoutes {
     /// `METHOD path` of each operation served here; the generated handlers for them are skipped.
-    static let operations: Set<String> = ["POST /v1/events"]
+    static let operations: Set<String> = ["POST /v1/events", "GET /v1/me/feed"]
 
     static func register<Context: RequestContext>(on router: Router<Context>, services: HeraldServices) {
         router.post("/v1/events") { request, _ -> Response in
@@ -33,5 +34,6 @@ enum HotRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: answer))
             )
         }
+        registerFeed(on: router, services: services)
     }
 }
