@@ -72,6 +72,24 @@ struct PushTokenAPITests {
                 (["pushToken": "abc", "platform": "fcm_web", "providerId": "fcm-1"], "pushToken"),
                 (["pushToken": "token with spaces in it, which FCM never issues", "platform": "fcm_web", "providerId": "fcm-1"], "pushToken"),
                 (["platform": "fcm_web", "providerId": "fcm-1"], "pushToken"),
+                // The body's shape, read as the schema says.
+                (["pushToken": Fixtures.fcmToken(), "providerId": "fcm-1"], "platform"),
+                (["pushToken": Fixtures.fcmToken(), "platform": "fcm_android"], "providerId"),
+                (["pushToken": Fixtures.fcmToken(), "platform": NSNull(), "providerId": "fcm-1"], "platform"),
+                (["pushToken": 12, "platform": "fcm_android", "providerId": "fcm-1"], "pushToken"),
+                (["pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1", "unique": "yes"], "unique"),
+                (["pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1", "device": "pixel"], "device"),
+                (
+                    ["pushToken": Fixtures.fcmToken(), "platform": "fcm_android", "providerId": "fcm-1", "encryption": ["p256dh": "x"]],
+                    "encryption.auth"
+                ),
+                (
+                    [
+                        "platform": "web_push", "providerId": "fcm-1",
+                        "subscription": ["endpoint": "https://push.test/x", "keys": ["p256dh": "a", "auth": "b", "extra": 1]],
+                    ], "subscription.keys.extra"
+                ),
+                (["platform": "web_push", "providerId": "fcm-1", "subscription": ["keys": ["p256dh": "a", "auth": "b"]]], "subscription.endpoint"),
             ]
             for (body, field) in cases {
                 let response = try await client.request(.post, "/v1/me/push-tokens", bearer: session, json: body)
@@ -79,6 +97,18 @@ struct PushTokenAPITests {
                 #expect(response.errorCode == "invalid_field")
                 #expect(response.errorDetails?["field"] == field, "\(body): \(response.text)")
             }
+            // The answer (written by hand) says of the token what the list (the generated types) says.
+            let registered = try await client.request(
+                .post,
+                "/v1/me/push-tokens",
+                bearer: session,
+                json: ["pushToken": Fixtures.fcmToken(), "platform": "FCM_ANDROID", "providerId": "fcm-1", "unique": true]
+            )
+            #expect(registered.status == 200 && registered.body["removedTokens"] == .number(0), "\(registered.text)")
+            let listed = try await client.request(.get, "/v1/me/push-tokens", bearer: session)
+            #expect(registered.body["token"] == listed.body["data"][0] && listed.body["data"][1] == .null, "\(registered.text) vs \(listed.text)")
+            #expect(registered.body["token"]["platform"].string == "fcm_android" && registered.body["token"]["encrypted"] == .bool(false))
+            _ = try await client.request(.delete, "/v1/me/push-tokens", bearer: session)
             // A disabled provider takes no new tokens.
             #expect(try await client.request(.patch, "/v1/push/providers/fcm-1", bearer: app.apiKey, json: ["enabled": false]).status == 200)
             let disabled = try await client.request(

@@ -56,33 +56,20 @@ extension APIHandler {
 }
 
 extension APIHandler {
+    /// The generated form of `POST /v1/me/push-tokens`, which the generated protocol requires. It
+    /// is never routed: ``HotRoutes`` reads the body straight from its JSON.
     func registerPushToken(_ input: Operations.RegisterPushToken.Input) async throws -> Operations.RegisterPushToken.Output {
         let session = try await userSession()
         guard case .json(let body) = input.body else { throw HeraldError(.badRequest, "a JSON body is required") }
-        let pushToken: String
-        let encryption: PushEncryptionKeys?
-        if let subscription = body.subscription {
-            // A browser's PushSubscription.toJSON(): the endpoint is the token, the keys seal each push.
-            guard PushPlatform(parsing: body.platform)?.tokenKind.providerKind == .webpush else {
-                throw HeraldError.invalidField("subscription", "applies only to the web_push and unifiedpush platforms")
-            }
-            if body.pushToken != nil { throw HeraldError.invalidField("pushToken", "give either pushToken or subscription, not both") }
-            if body.encryption != nil { throw HeraldError.invalidField("encryption", "a subscription carries its keys in subscription.keys") }
-            pushToken = try PushTokenFormat.normalise(subscription.endpoint, kind: .webPush, field: "subscription.endpoint")
-            encryption = try PushEncryptionKeys(p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, field: "subscription.keys")
-        } else {
-            guard let token = body.pushToken else { throw HeraldError.invalidField("pushToken", "is required (or, for web_push, subscription)") }
-            pushToken = token
-            encryption = try body.encryption.map { try PushEncryptionKeys(p256dh: $0.p256dh, auth: $0.auth) }
-        }
-        let registration = try await services.tokens.register(
-            session: session,
-            pushToken: pushToken,
+        let request = PushTokenRequest(
             platform: body.platform,
             providerId: body.providerId,
-            unique: body.unique ?? false,
-            encryption: encryption
+            pushToken: body.pushToken,
+            unique: body.unique,
+            encryption: body.encryption.map { PushTokenRequest.Keys(p256dh: $0.p256dh, auth: $0.auth) },
+            subscription: body.subscription.map { ($0.endpoint, PushTokenRequest.Keys(p256dh: $0.keys.p256dh, auth: $0.keys.auth)) }
         )
+        let registration = try await request.register(session: session, tokens: services.tokens)
         return .ok(.init(body: .json(.init(token: Wire.pushToken(registration.token), removedTokens: registration.removedTokens.count))))
     }
 
