@@ -18,6 +18,10 @@ public struct CampaignManagement: Sendable {
     public var dispatcher: Dispatcher?
     /// Batches whose pushes are being sent while the next ones are stored.
     public var batchesSending = 2
+    /// Pushes sent and recorded at a time within a batch: what a killed process may have sent
+    /// and not recorded (sent again after a restart) is at most this, per batch sending — as
+    /// much as the outbox holds claimed.
+    public var pushesPerSend = 500
     var lease: TimeInterval { claims.lease }
 
     public init(feed: any FeedRepository, setup: FeedManagement, publisher: FeedPublisher, clock: any WallClock = SystemWallClock()) {
@@ -197,6 +201,7 @@ public struct CampaignManagement: Sendable {
         let (appId, audience) = (campaign.appId, campaign.audience)
         let dispatcher = dispatcher
         let batchesSending = max(1, batchesSending)
+        let step = max(1, pushesPerSend)
         return try await withThrowingTaskGroup(of: Void.self) { sending in
             var inFlight = 0
             var batch = try await nextBatch(appId: appId, audience: audience, after: campaign.cursor, spec: spec)
@@ -204,20 +209,33 @@ public struct CampaignManagement: Sendable {
                 let users = batch.users
                 if let prepared = batch.prepared, let last = users.last {
                     async let following = nextBatch(appId: appId, audience: audience, after: last.uid, spec: spec)
-                    let result = try await publisher.store(prepared, claim: dispatcher == nil ? nil : claims.claim(at: clock.now()))
+                    // A sending slot first, then the claim: claimed pushes start at once, never
+                    // waiting behind other batches while their lease runs out (the outbox would
+                    // take them over and send them a second time).
+                    if dispatcher != nil, inFlight == batchesSending {
+                        try await sending.next()
+                        inFlight -= 1
+                    }
+                    // The claim covers the batch's sends one after another. (A process that dies
+                    // loses its claims at once to its successor or within seconds to the others:
+                    // the lease bounds only how long a slow live process keeps them.)
+                    let sends = (prepared.deliveries.count + step - 1) / step
+                    let claim = Claim(owner: claims.owner, until: clock.now().addingTimeInterval(lease * Double(max(1, sends))))
+                    let result = try await publisher.store(prepared, claim: dispatcher == nil ? nil : claim)
                     campaign.cursor = last.uid
                     campaign.audienceSize += users.count
                     campaign.itemsCreated += result.stored
                     campaign.pushesQueued += result.pushes
                     if let dispatcher, !result.claimed.isEmpty {
-                        if inFlight == batchesSending {
-                            try await sending.next()
-                            inFlight -= 1
-                        }
                         let items = Dictionary(result.items.map { ($0.id, $0) }) { first, _ in first }
-                        // A batch that fails to send or record stays claimed: the outbox takes it
-                        // over once its lease runs out.
-                        sending.addTask { _ = try? await dispatcher.retry(result.claimed, items: items) }
+                        let claimed = result.claimed
+                        // Pushes that fail to send or record stay claimed: the outbox takes them
+                        // over once their lease runs out.
+                        sending.addTask {
+                            for start in stride(from: 0, to: claimed.count, by: step) {
+                                _ = try? await dispatcher.retry(Array(claimed[start..<min(start + step, claimed.count)]), items: items)
+                            }
+                        }
                         inFlight += 1
                     }
                     batch = try await following
