@@ -49,7 +49,8 @@ public struct TokenRegistry: Sendable {
             throw HeraldError.invalidField("providerId", "provider '\(providerId)' is disabled")
         }
         guard let app = try await apps.app(id: session.appId) else { throw HeraldError.notFound("app", session.appId) }
-        let now = clock.now()
+        // Whole milliseconds, as stored: the answer says the times the token is read back with.
+        let now = Date(millisecondsSince1970: clock.now().millisecondsSince1970)
         let token = PushToken(
             appId: session.appId,
             uid: session.uid,
