@@ -228,13 +228,11 @@ public struct CampaignManagement: Sendable {
                     campaign.pushesQueued += result.pushes
                     if let dispatcher, !result.claimed.isEmpty {
                         let items = Dictionary(result.items.map { ($0.id, $0) }) { first, _ in first }
-                        let claimed = result.claimed
+                        let sends = result.claimed.chunks(of: step)
                         // Pushes that fail to send or record stay claimed: the outbox takes them
                         // over once their lease runs out.
                         sending.addTask {
-                            for start in stride(from: 0, to: claimed.count, by: step) {
-                                _ = try? await dispatcher.retry(Array(claimed[start..<min(start + step, claimed.count)]), items: items)
-                            }
+                            for pushes in sends { _ = try? await dispatcher.retry(pushes, items: items) }
                         }
                         inFlight += 1
                     }

@@ -79,7 +79,7 @@ public struct FeedPublisher: Sendable {
     /// Fills and checks each user's card and finds the pushes it asks for; stores nothing.
     public func prepare(appId: String, users: [User], spec: FeedItemSpec) async throws -> Prepared {
         // Whole milliseconds, as stored: the items sent now carry the same `sentAt` as when read back.
-        let now = Date(millisecondsSince1970: clock.now().millisecondsSince1970)
+        let now = clock.now().asStored
         var items: [FeedItem] = []
         var rejected: [String: String] = [:]
         for user in users {

@@ -31,7 +31,7 @@ public struct EventIntake: Sendable {
     /// first event's id, and nothing new is stored for it).
     public func accept(appId: String, body: JSONValue) async throws -> [String] {
         // Milliseconds, as stored: the body parsed again from storage is the one parsed now.
-        let now = Date(millisecondsSince1970: clock.now().millisecondsSince1970)
+        let now = clock.now().asStored
         var items: [(JSONValue, String)] = []
         if case .object(let object) = body, let list = object["events"] {
             guard case .array(let array) = list else { throw HeraldError.invalidField("events", "must be an array of events") }

@@ -52,7 +52,7 @@ public struct MatrixGateway: Sendable {
     public func notify(_ notification: MatrixNotification) async throws -> [String] {
         let started = ContinuousClock.now
         observer.notifyReceived(devices: notification.devices.count)
-        let now = Date(millisecondsSince1970: clock.now().millisecondsSince1970)
+        let now = clock.now().asStored
         let all = try await bindings.current()
         var rejected: [String] = []
         var accepted: [(device: MatrixDevice, binding: MatrixAppBinding)] = []

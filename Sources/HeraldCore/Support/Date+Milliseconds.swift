@@ -7,4 +7,8 @@ extension Date {
     public init(millisecondsSince1970 ms: Int64) {
         self.init(timeIntervalSince1970: Double(ms) / 1000)
     }
+
+    /// This time in whole milliseconds, as stored: what is answered or sent now says the same
+    /// time as what is read back later.
+    public var asStored: Date { Date(millisecondsSince1970: millisecondsSince1970) }
 }

@@ -50,7 +50,7 @@ public struct TokenRegistry: Sendable {
         }
         guard let app = try await apps.app(id: session.appId) else { throw HeraldError.notFound("app", session.appId) }
         // Whole milliseconds, as stored: the answer says the times the token is read back with.
-        let now = Date(millisecondsSince1970: clock.now().millisecondsSince1970)
+        let now = clock.now().asStored
         let token = PushToken(
             appId: session.appId,
             uid: session.uid,

@@ -166,14 +166,9 @@ final class CacheBus: Sendable {
     }
 
     private func liveInstances() async throws -> Set<String> {
-        let since = Date().addingTimeInterval(-liveWithin).ms
+        let since = Date().addingTimeInterval(-liveWithin)
         let me = instance
-        return Set(
-            try await source.read { db in
-                try await db.raw("SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since) AND instance_id <> \(bind: me)")
-                    .rows()
-            }.map { try $0.string("instance_id") }
-        )
+        return try await source.read { db in try await SQLStore.liveInstances(db, since: since, except: me) }
     }
 
     private func notify(_ channel: String, _ payload: String) async throws {

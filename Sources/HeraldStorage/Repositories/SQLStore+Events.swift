@@ -293,9 +293,3 @@ extension SQLStore: EventRepository {
         )
     }
 }
-
-extension Array {
-    func chunks(of size: Int) -> [[Element]] {
-        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
-    }
-}

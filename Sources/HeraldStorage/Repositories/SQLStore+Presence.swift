@@ -104,11 +104,14 @@ extension SQLStore: PresenceStore {
 
     /// The processes that heartbeated at or after `since`.
     public func liveInstances(since: Date) async throws -> Set<String> {
-        try await lookup { db in
-            Set(
-                try await db.raw("SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since.ms)").rows()
-                    .map { try $0.string("instance_id") }
-            )
-        }
+        try await lookup { db in try await Self.liveInstances(db, since: since) }
+    }
+
+    /// The processes that heartbeated at or after `since`, but `except` (the cache bus asks for
+    /// the others).
+    static func liveInstances(_ db: any SQLDatabase, since: Date, except: String? = nil) async throws -> Set<String> {
+        var sql: SQLQueryString = "SELECT instance_id FROM herald_instances WHERE heartbeat_at >= \(bind: since.ms)"
+        if let except { sql += " AND instance_id <> \(bind: except)" }
+        return Set(try await db.raw(sql).rows().map { try $0.string("instance_id") })
     }
 }
