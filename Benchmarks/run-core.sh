@@ -5,6 +5,7 @@
 #
 #   Benchmarks/run-core.sh sqlite
 #   HERALD_BENCH_POSTGRES_URL=postgres://user:pass@127.0.0.1:5432/db Benchmarks/run-core.sh postgres
+#   (the PostgreSQL database is emptied first: fresh-postgres.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BACKEND=${1:-sqlite}
@@ -20,7 +21,7 @@ BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)/hera
 
 case "$BACKEND" in
   sqlite) DB="sqlite://$WORK/herald.sqlite" ;;
-  postgres) DB=${HERALD_BENCH_POSTGRES_URL:?set HERALD_BENCH_POSTGRES_URL} ;;
+  postgres) DB=${HERALD_BENCH_POSTGRES_URL:?set HERALD_BENCH_POSTGRES_URL}; Benchmarks/fresh-postgres.sh ;;
   *) echo "backend: sqlite or postgres"; exit 1 ;;
 esac
 export HERALD_DATA_DIR=$WORK HERALD_LOG_LEVEL=warning HERALD_RATE_LIMIT=0 HERALD_USER_RATE_LIMIT=0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one herald-bench scenario that starts its own `herald serve`, on SQLite then (when
 # HERALD_BENCH_POSTGRES_URL is set) PostgreSQL; results as JSON in $HERALD_BENCH_OUT (/tmp) as
-# <scenario>-sqlite.json and <scenario>-postgres.json. Used by run-engine.sh and run-feed.sh.
+# <scenario>-sqlite.json and <scenario>-postgres.json. Used by run-engine.sh and run-feed.sh. The
+# PostgreSQL database is emptied first (fresh-postgres.sh), as SQLite starts from a new file.
 #
 #   Benchmarks/run-scenario.sh <scenario> [herald-bench arguments…]
 set -euo pipefail
@@ -19,6 +20,7 @@ echo "== SQLite"
 cp "$WORK/sqlite.json" "${HERALD_BENCH_OUT:-/tmp}/$SCENARIO-sqlite.json"
 if [ -n "${HERALD_BENCH_POSTGRES_URL:-}" ]; then
   echo "== PostgreSQL"
+  Benchmarks/fresh-postgres.sh
   "$BIN/herald-bench" "$SCENARIO" --herald "$BIN/herald" --database "$HERALD_BENCH_POSTGRES_URL" "$@" --json "$WORK/postgres.json"
   cp "$WORK/postgres.json" "${HERALD_BENCH_OUT:-/tmp}/$SCENARIO-postgres.json"
 fi
