@@ -86,7 +86,7 @@ case "apns":
         authentication: .token(signer),
         tls: tls,
         endpoints: endpoints,
-        maxConnections: Int(argument("--connections", "4")!)!
+        maxConnections: Int(argument("--connections", "16")!)!
     )
     let hex = Array("0123456789abcdef")
     let tokens = (0..<devices).map { _ in String((0..<64).map { _ in hex[Int.random(in: 0..<16)] }) }
@@ -164,7 +164,7 @@ case "fcm":
     endpoints.tokenURL = argument("--url")! + "/token"
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
     let account = try ServiceAccount(json: String(contentsOfFile: argument("--account")!, encoding: .utf8))
-    let client = FCMClient(account: account, endpoints: endpoints, tls: tls, http: http, maxConnections: Int(argument("--connections", "4")!)!)
+    let client = FCMClient(account: account, endpoints: endpoints, tls: tls, http: http, maxConnections: Int(argument("--connections", "16")!)!)
     let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
     let tokens = (0..<devices).map { _ in
         String((0..<22).map { _ in alphabet[Int.random(in: 0..<64)] }) + ":APA91b" + String((0..<134).map { _ in alphabet[Int.random(in: 0..<64)] })

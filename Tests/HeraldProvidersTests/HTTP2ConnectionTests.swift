@@ -1,6 +1,7 @@
 import Foundation
 import HeraldProviders
 import HeraldTestSupport
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -32,6 +33,37 @@ struct HTTP2ConnectionTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.count) failed, e.g. \(failures.prefix(3))")  // 1,000 answers, ~350 KB: five windows
+        #expect(pool.connectionsOpened == 1)
+        await pool.shutdown()
+        await server.shutdown()
+    }
+
+    /// A batch larger than a connection's stream window goes out as answers come back: the server
+    /// never has more than the window open at once, and every request is answered in its place.
+    @Test func aConnectionKeepsNoMoreThanItsWindowOfStreamsOpen() async throws {
+        let arrivals = NIOLockedValueBox<[ContinuousClock.Instant]>([])
+        let server = try await HTTP2TestServer.start { request in
+            arrivals.withLockedValue { $0.append(.now) }
+            return StandInResponse(status: 200, json: #"{"path":"\#(request.path)"}"#, delay: .milliseconds(300))
+        }
+        let pool = HTTP2ConnectionPool(
+            endpoint: HTTP2Endpoint(url: server.url)!,
+            tls: server.certificate.clientTLS,
+            maxConnections: 1,
+            streamsPerConnection: 50
+        )
+        let answers = await pool.send(batch: (0..<120).map { HTTP2Request(path: "/r/\($0)", body: ByteBuffer(string: "{}")) })
+        let wrong = answers.enumerated().filter { index, answer in
+            guard case .success(let response) = answer else { return true }
+            return response.status != 200 || !String(buffer: response.body).contains("\"/r/\(index)\"")
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong, e.g. \(wrong.prefix(2))")
+        let times = arrivals.withLockedValue { $0 }.sorted()
+        try #require(times.count == 120)
+        // The 51st request can go out only once one of the first 50 is answered, 300 ms after it
+        // arrived (written all at once, the 120 would arrive within milliseconds).
+        #expect(times[50] - times[0] >= .milliseconds(290))
+        #expect(times[100] - times[0] >= .milliseconds(580))
         #expect(pool.connectionsOpened == 1)
         await pool.shutdown()
         await server.shutdown()

@@ -29,7 +29,7 @@ public final class APNsClient: Sendable {
         authentication: Authentication,
         tls: TLSConfiguration,
         endpoints: APNsEndpoints = APNsEndpoints(),
-        maxConnections: Int = 4
+        maxConnections: Int = 16
     ) {
         self.bundleId = bundleId
         self.production = production

@@ -27,7 +27,7 @@ public final class FCMClient: Sendable {
         tls: TLSConfiguration,
         http: HTTPClient,
         clock: any WallClock = SystemWallClock(),
-        maxConnections: Int = 4
+        maxConnections: Int = 16
     ) {
         self.projectId = account.projectId
         self.path = "/v1/projects/\(account.projectId)/messages:send"

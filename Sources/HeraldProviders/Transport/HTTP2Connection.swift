@@ -13,7 +13,8 @@ import NIOTLS
 ///
 /// Built for the push hot path: requests are frames written straight onto the connection by one
 /// handler (no channel per stream); callers on other threads queue requests and the event loop
-/// takes the whole queue in one turn, writing every request's HEADERS and DATA and flushing once.
+/// takes the whole queue in one turn, writing requests' HEADERS and DATA and flushing once. At
+/// most `maxOpenStreams` streams are open at once; the other requests wait on the event loop.
 public final class HTTP2Connection: Sendable {
     private let channel: any Channel
     private let handler: NIOLoopBound<StreamsHandler>
@@ -39,6 +40,7 @@ public final class HTTP2Connection: Sendable {
     public static func connect(
         to endpoint: HTTP2Endpoint,
         tls: TLSConfiguration,
+        maxOpenStreams: Int = 100,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> HTTP2Connection {
         var tls = tls
@@ -64,7 +66,7 @@ public final class HTTP2Connection: Sendable {
                     connection.headerBlockValidation = .disabled
                     connection.contentLengthValidation = .disabled
                     try sync.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: connection, streamConfiguration: .init()))
-                    let handler = StreamsHandler(authority: authority, shared: shared)
+                    let handler = StreamsHandler(authority: authority, shared: shared, maxOpenStreams: maxOpenStreams)
                     try sync.addHandler(handler)
                     return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop), negotiated.futureResult)
                 }
