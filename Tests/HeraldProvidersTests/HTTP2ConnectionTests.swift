@@ -69,6 +69,35 @@ struct HTTP2ConnectionTests {
         await server.shutdown()
     }
 
+    /// A batch larger than a connection's window is spread over connections, a window each: with
+    /// connections to spare, all of it is in flight at once.
+    @Test func aBatchIsSpreadOverConnectionsAWindowEach() async throws {
+        let arrivals = NIOLockedValueBox<[ContinuousClock.Instant]>([])
+        let server = try await HTTP2TestServer.start { request in
+            arrivals.withLockedValue { $0.append(.now) }
+            return StandInResponse(status: 200, json: #"{"path":"\#(request.path)"}"#, delay: .seconds(2))
+        }
+        let pool = HTTP2ConnectionPool(
+            endpoint: HTTP2Endpoint(url: server.url)!,
+            tls: server.certificate.clientTLS,
+            maxConnections: 4,
+            streamsPerConnection: 50
+        )
+        let answers = await pool.send(batch: (0..<200).map { HTTP2Request(path: "/r/\($0)", body: ByteBuffer(string: "{}")) })
+        let wrong = answers.enumerated().filter { index, answer in
+            guard case .success(let response) = answer else { return true }
+            return response.status != 200 || !String(buffer: response.body).contains("\"/r/\(index)\"")
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong, e.g. \(wrong.prefix(2))")
+        let times = arrivals.withLockedValue { $0 }.sorted()
+        try #require(times.count == 200)
+        // On one connection the last 50 would wait for three rounds of answers (6 s).
+        #expect(times[199] - times[0] < .milliseconds(1500))
+        #expect(pool.connectionsOpened == 4)
+        await pool.shutdown()
+        await server.shutdown()
+    }
+
     /// A server that picks HTTP/1.1 by ALPN is named as such, not retried as a dropped connection.
     @Test func anHTTP1ServerIsRecognised() async throws {
         let server = try await HTTP2TestServer.start(http1Only: true) { _ in StandInResponse(status: 200) }

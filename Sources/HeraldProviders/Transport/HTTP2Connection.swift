@@ -92,15 +92,24 @@ public final class HTTP2Connection: Sendable {
         try? await channel.close()
     }
 
+    /// Counts `count` streams a caller is about to send on this connection among its active ones.
+    func reserve(_ count: Int) {
+        shared.withLockedValue { $0.activeStreams += count }
+    }
+
     /// Sends requests on new streams, written together and flushed once, and waits for every
-    /// answer. The results are in the order of the requests.
-    public func send(batch requests: [HTTP2Request]) async -> [Result<HTTP2Response, HTTP2TransportError>] {
+    /// answer. The results are in the order of the requests. `reserved`: the caller counted them
+    /// already (``reserve(_:)``).
+    public func send(batch requests: [HTTP2Request], reserved: Bool = false) async -> [Result<HTTP2Response, HTTP2TransportError>] {
         guard !requests.isEmpty else { return [] }
         return await withUnsafeContinuation { continuation in
             enum Action { case refuse, schedule, none }
             let action = shared.withLockedValue { shared -> Action in
-                guard shared.open else { return .refuse }
-                shared.activeStreams += requests.count
+                guard shared.open else {
+                    if reserved { shared.activeStreams -= requests.count }
+                    return .refuse
+                }
+                if !reserved { shared.activeStreams += requests.count }
                 shared.queue.append(PendingBatch(requests: requests, continuation: continuation))
                 if shared.drainScheduled { return .none }
                 shared.drainScheduled = true

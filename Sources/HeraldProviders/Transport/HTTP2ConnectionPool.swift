@@ -4,10 +4,11 @@ import NIOPosix
 import NIOSSL
 
 /// Long-lived HTTP/2 connections to one endpoint with one TLS identity (one credential, one
-/// environment). Requests go to the least busy open connection; another connection opens when
-/// all carry `streamsPerConnection`, up to `maxConnections`; past that, a connection keeps
-/// `streamsPerConnection` streams open and its other requests wait for them. A connection that
-/// got GOAWAY or dropped is replaced, and requests it did not process are sent again.
+/// environment). A batch goes out in runs of `streamsPerConnection` requests, each run on the
+/// least busy open connection; another connection opens when all carry `streamsPerConnection`
+/// streams, up to `maxConnections`; past that, a connection keeps `streamsPerConnection` streams
+/// open and its other requests wait for them. A connection that got GOAWAY or dropped is
+/// replaced, and requests it did not process are sent again.
 public final class HTTP2ConnectionPool: Sendable {
     public let endpoint: HTTP2Endpoint
     private let tls: TLSConfiguration
@@ -18,9 +19,15 @@ public final class HTTP2ConnectionPool: Sendable {
 
     struct State {
         var connections: [HTTP2Connection] = []
-        var pending: Task<HTTP2Connection, any Error>?
+        /// Connections being opened, with the streams already promised to each.
+        var opening: [Opening] = []
         var opened = 0
         var closed = false
+    }
+
+    struct Opening {
+        var task: Task<HTTP2Connection, any Error>
+        var promised: Int
     }
 
     /// - Parameters:
@@ -36,24 +43,41 @@ public final class HTTP2ConnectionPool: Sendable {
     ) {
         self.endpoint = endpoint
         self.tls = tls
-        self.maxConnections = maxConnections
-        self.streamsPerConnection = streamsPerConnection
+        self.maxConnections = max(1, maxConnections)
+        self.streamsPerConnection = max(1, streamsPerConnection)
         self.group = group
     }
 
     /// How many connections this pool has opened in its life.
     public var connectionsOpened: Int { state.withLockedValue { $0.opened } }
 
-    /// Sends requests together on one connection; those it did not process go again on another
-    /// (up to `retries` times). The results are in the order of the requests.
+    /// Sends requests, `streamsPerConnection` at a time on one connection, the runs side by side;
+    /// those a connection did not process go again on another (up to `retries` times). The
+    /// results are in the order of the requests.
     public func send(batch requests: [HTTP2Request], retries: Int = 2) async -> [Result<HTTP2Response, HTTP2TransportError>] {
+        guard requests.count > streamsPerConnection else { return await sendRun(requests, retries: retries) }
+        return await withTaskGroup(of: (Int, [Result<HTTP2Response, HTTP2TransportError>]).self) { runs in
+            for start in stride(from: 0, to: requests.count, by: streamsPerConnection) {
+                let run = Array(requests[start..<min(start + streamsPerConnection, requests.count)])
+                runs.addTask { (start, await self.sendRun(run, retries: retries)) }
+            }
+            var results = [Result<HTTP2Response, HTTP2TransportError>](repeating: .failure(.notProcessed("not sent")), count: requests.count)
+            for await (start, answers) in runs {
+                results.replaceSubrange(start..<start + answers.count, with: answers)
+            }
+            return results
+        }
+    }
+
+    /// Sends requests together on one connection; those it did not process go again on another.
+    private func sendRun(_ requests: [HTTP2Request], retries: Int) async -> [Result<HTTP2Response, HTTP2TransportError>] {
         var results = [Result<HTTP2Response, HTTP2TransportError>](repeating: .failure(.notProcessed("not sent")), count: requests.count)
         var waiting = Array(requests.indices)
         var attempt = 0
         while !waiting.isEmpty {
             let answers: [Result<HTTP2Response, HTTP2TransportError>]
             do {
-                answers = try await connection().send(batch: waiting.map { requests[$0] })
+                answers = try await connection(reserving: waiting.count).send(batch: waiting.map { requests[$0] }, reserved: true)
             } catch let error as HTTP2TransportError {
                 answers = Array(repeating: .failure(error), count: waiting.count)
             } catch {
@@ -75,24 +99,36 @@ public final class HTTP2ConnectionPool: Sendable {
         case wait(Task<HTTP2Connection, any Error>)
     }
 
-    func connection() async throws -> HTTP2Connection {
+    /// The connection for `count` more streams, those streams counted on it at once (so that runs
+    /// choosing side by side spread over the connections): the least busy one with room, else one
+    /// being opened with room, else a new one while there may be more, else the least busy.
+    func connection(reserving count: Int) async throws -> HTTP2Connection {
         let choice: Choice = try state.withLockedValue { state in
             guard !state.closed else { throw HTTP2TransportError.notProcessed("the pool is shut down") }
             state.connections.removeAll { !$0.isUsable }
             let best = state.connections.min { $0.activeStreams < $1.activeStreams }
-            let room = state.connections.count + (state.pending == nil ? 0 : 1) < maxConnections
-            if let best, best.activeStreams < streamsPerConnection || !room {
+            if let best, best.activeStreams < streamsPerConnection {
+                best.reserve(count)
                 return .use(best)
             }
-            if let pending = state.pending { return .wait(pending) }
-            let endpoint = endpoint
-            let tls = tls
-            let group = group
-            let streams = streamsPerConnection
-            let task = Task { try await HTTP2Connection.connect(to: endpoint, tls: tls, maxOpenStreams: streams, group: group) }
-            state.pending = task
-            state.opened += 1
-            return .wait(task)
+            if let index = state.opening.indices.first(where: { state.opening[$0].promised < streamsPerConnection }) {
+                state.opening[index].promised += count
+                return .wait(state.opening[index].task)
+            }
+            if state.connections.count + state.opening.count < maxConnections || (best == nil && state.opening.isEmpty) {
+                let (endpoint, tls, group, streams) = (endpoint, tls, group, streamsPerConnection)
+                let task = Task { try await HTTP2Connection.connect(to: endpoint, tls: tls, maxOpenStreams: streams, group: group) }
+                state.opening.append(Opening(task: task, promised: count))
+                state.opened += 1
+                return .wait(task)
+            }
+            if let best {
+                best.reserve(count)
+                return .use(best)
+            }
+            let least = state.opening.indices.min { state.opening[$0].promised < state.opening[$1].promised }!
+            state.opening[least].promised += count
+            return .wait(state.opening[least].task)
         }
         switch choice {
         case .use(let connection):
@@ -102,11 +138,12 @@ public final class HTTP2ConnectionPool: Sendable {
                 let connection = try await task.value
                 state.withLockedValue { state in
                     if !state.connections.contains(where: { $0 === connection }) { state.connections.append(connection) }
-                    if state.pending == task { state.pending = nil }
+                    state.opening.removeAll { $0.task == task }
                 }
+                connection.reserve(count)
                 return connection
             } catch {
-                state.withLockedValue { state in if state.pending == task { state.pending = nil } }
+                state.withLockedValue { state in state.opening.removeAll { $0.task == task } }
                 if case HTTP2TransportError.notHTTP2 = error { throw error }
                 throw HTTP2TransportError.notProcessed("cannot connect to \(endpoint): \(error)")
             }
