@@ -33,7 +33,7 @@ realtime = text("realtime.txt")
 results = {
     "commit": text("commit.txt").strip(),
     "h2load": {
-        "requestsPerSecond": number(r"finished in [\d.]+s, ([\d.]+) req/s", h2load),
+        "requestsPerSecond": number(r"finished in [\d.]+m?s, ([\d.]+) req/s", h2load),
         "succeeded": number(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded", h2load),
         "status2xx": number(r"status codes: (\d+) 2xx", h2load),
     },
