@@ -41,61 +41,60 @@ struct HTTP2ConnectionTests {
     /// A batch larger than a connection's stream window goes out as answers come back: the server
     /// never has more than the window open at once, and every request is answered in its place.
     @Test func aConnectionKeepsNoMoreThanItsWindowOfStreamsOpen() async throws {
-        let arrivals = NIOLockedValueBox<[ContinuousClock.Instant]>([])
-        let server = try await HTTP2TestServer.start { request in
-            arrivals.withLockedValue { $0.append(.now) }
-            return StandInResponse(status: 200, json: #"{"path":"\#(request.path)"}"#, delay: .milliseconds(300))
-        }
-        let pool = HTTP2ConnectionPool(
-            endpoint: HTTP2Endpoint(url: server.url)!,
-            tls: server.certificate.clientTLS,
-            maxConnections: 1,
-            streamsPerConnection: 50
-        )
-        let answers = await pool.send(batch: (0..<120).map { HTTP2Request(path: "/r/\($0)", body: ByteBuffer(string: "{}")) })
-        let wrong = answers.enumerated().filter { index, answer in
-            guard case .success(let response) = answer else { return true }
-            return response.status != 200 || !String(buffer: response.body).contains("\"/r/\(index)\"")
-        }
-        #expect(wrong.isEmpty, "\(wrong.count) wrong, e.g. \(wrong.prefix(2))")
-        let times = arrivals.withLockedValue { $0 }.sorted()
+        let sent = try await Self.send(120, answeredAfter: .milliseconds(300), maxConnections: 1, streamsPerConnection: 50)
+        #expect(sent.wrong.isEmpty, "\(sent.wrong.count) wrong, e.g. \(sent.wrong.prefix(2))")
+        let times = sent.arrivals
         try #require(times.count == 120)
         // The 51st request can go out only once one of the first 50 is answered, 300 ms after it
         // arrived (written all at once, the 120 would arrive within milliseconds).
         #expect(times[50] - times[0] >= .milliseconds(290))
         #expect(times[100] - times[0] >= .milliseconds(580))
-        #expect(pool.connectionsOpened == 1)
-        await pool.shutdown()
-        await server.shutdown()
+        #expect(sent.connectionsOpened == 1)
     }
 
     /// A batch larger than a connection's window is spread over connections, a window each: with
     /// connections to spare, all of it is in flight at once.
     @Test func aBatchIsSpreadOverConnectionsAWindowEach() async throws {
+        let sent = try await Self.send(200, answeredAfter: .seconds(2), maxConnections: 4, streamsPerConnection: 50)
+        #expect(sent.wrong.isEmpty, "\(sent.wrong.count) wrong, e.g. \(sent.wrong.prefix(2))")
+        let times = sent.arrivals
+        try #require(times.count == 200)
+        // On one connection the last 50 would wait for three rounds of answers (6 s).
+        #expect(times[199] - times[0] < .milliseconds(1500))
+        #expect(sent.connectionsOpened == 4)
+    }
+
+    /// What one batch of `count` requests met through a pool, each answered by the server
+    /// `delay` after it arrived.
+    struct SlowServerSend {
+        /// Requests answered with anything but their own 200 (index and answer).
+        var wrong: [(offset: Int, element: Result<HTTP2Response, HTTP2TransportError>)]
+        /// When each request reached the server, earliest first.
+        var arrivals: [ContinuousClock.Instant]
+        var connectionsOpened: Int
+    }
+
+    static func send(_ count: Int, answeredAfter delay: TimeAmount, maxConnections: Int, streamsPerConnection: Int) async throws -> SlowServerSend {
         let arrivals = NIOLockedValueBox<[ContinuousClock.Instant]>([])
         let server = try await HTTP2TestServer.start { request in
             arrivals.withLockedValue { $0.append(.now) }
-            return StandInResponse(status: 200, json: #"{"path":"\#(request.path)"}"#, delay: .seconds(2))
+            return StandInResponse(status: 200, json: #"{"path":"\#(request.path)"}"#, delay: delay)
         }
         let pool = HTTP2ConnectionPool(
             endpoint: HTTP2Endpoint(url: server.url)!,
             tls: server.certificate.clientTLS,
-            maxConnections: 4,
-            streamsPerConnection: 50
+            maxConnections: maxConnections,
+            streamsPerConnection: streamsPerConnection
         )
-        let answers = await pool.send(batch: (0..<200).map { HTTP2Request(path: "/r/\($0)", body: ByteBuffer(string: "{}")) })
+        let answers = await pool.send(batch: (0..<count).map { HTTP2Request(path: "/r/\($0)", body: ByteBuffer(string: "{}")) })
         let wrong = answers.enumerated().filter { index, answer in
             guard case .success(let response) = answer else { return true }
             return response.status != 200 || !String(buffer: response.body).contains("\"/r/\(index)\"")
         }
-        #expect(wrong.isEmpty, "\(wrong.count) wrong, e.g. \(wrong.prefix(2))")
-        let times = arrivals.withLockedValue { $0 }.sorted()
-        try #require(times.count == 200)
-        // On one connection the last 50 would wait for three rounds of answers (6 s).
-        #expect(times[199] - times[0] < .milliseconds(1500))
-        #expect(pool.connectionsOpened == 4)
+        let opened = pool.connectionsOpened
         await pool.shutdown()
         await server.shutdown()
+        return SlowServerSend(wrong: wrong, arrivals: arrivals.withLockedValue { $0 }.sorted(), connectionsOpened: opened)
     }
 
     /// A server that picks HTTP/1.1 by ALPN is named as such, not retried as a dropped connection.
