@@ -91,7 +91,11 @@ public struct HeraldServices: Sendable {
                 feed: store
             ),
             clock: clock,
-            claims: claims
+            claims: claims,
+            // One process owns an SQLite file and takes over all its claims at start, so it may
+            // keep many accepted events parsed in hand; processes sharing PostgreSQL keep few, so
+            // that the others get their share.
+            handOff: EventHandOff(capacity: store.isShared ? 2_000 : 20_000)
         )
         self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, claims: claims)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)

@@ -19,13 +19,14 @@ public struct DeliveryEngine: Sendable {
     /// Who this process claims work as.
     public let claims: ClaimPolicy
 
-    init(ports: EnginePorts, clock: any WallClock, claims: ClaimPolicy) {
+    /// - Parameter handOff: where the intake hands its events to this process's fan-out.
+    init(ports: EnginePorts, clock: any WallClock, claims: ClaimPolicy, handOff: EventHandOff = EventHandOff()) {
         self.ports = ports
         self.clock = clock
         self.claims = claims
         self.snapshots = AppSnapshots(ports: ports)
         self.dispatcher = Dispatcher(ports: ports, snapshots: snapshots, clock: clock)
-        self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, clock: clock, claims: claims)
+        self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, handOff: handOff, clock: clock, claims: claims)
         self.windows = WindowSweeper(ports: ports, snapshots: snapshots, claims: claims)
     }
 
