@@ -1,7 +1,7 @@
 import Foundation
 
-/// A nudge for a worker loop: `poke()` wakes one that waits (or the next one to wait), and a
-/// wait ends by itself after its timeout.
+/// A nudge for the worker loops: `poke()` wakes every loop that waits (or, when none does, the
+/// next one to wait), and a wait ends by itself after its timeout.
 actor Wakeup {
     private var pending = false
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
