@@ -20,7 +20,7 @@ public struct DeliveryEngine: Sendable {
     public let claims: ClaimPolicy
 
     /// - Parameter handOff: where the intake hands its events to this process's fan-out.
-    init(ports: EnginePorts, clock: any WallClock, claims: ClaimPolicy, handOff: EventHandOff = EventHandOff()) {
+    init(ports: EnginePorts, clock: any WallClock, claims: ClaimPolicy, handOff: EventHandOff) {
         self.ports = ports
         self.clock = clock
         self.claims = claims
