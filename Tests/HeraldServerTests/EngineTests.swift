@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModels
 import HeraldTestSupport
 import Testing
 
@@ -465,6 +466,42 @@ struct EnginePresenceAndScaleTests {
                 }
                 let senderDeliveries = try await client.request(.get, "/v1/deliveries?uid=\(uids[0])&eventId=\(event[0])", bearer: world.apiKey)
                 #expect((senderDeliveries["data"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+
+    /// With the engine's workers running, a group's next page is decided and sent while the one
+    /// before it is still being sent and recorded: every member is still told once, every page
+    /// recorded once, in order.
+    @Test(arguments: TestBackend.available)
+    func aGroupsPagesOverlapAcrossWorkersAndEveryMemberIsToldOnce(_ backend: TestBackend) async throws {
+        try await EngineWorld.with(backend, workers: true) { world in
+            try await world.herald.run { client in
+                let uids = (0..<3_500).map { String(format: "member%05d", $0) }
+                for start in stride(from: 0, to: uids.count, by: 500) {
+                    let batch = uids[start..<start + 500].map { ["uid": $0, "name": "Member \($0.suffix(5))"] }
+                    _ = try await client.request(.post, "/v1/users/batch", bearer: world.apiKey, json: ["users": batch])
+                }
+                try await client.request(.put, "/v1/groups/everyone", bearer: world.apiKey, json: ["name": "Everyone"])
+                _ = try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])
+                var tokens: [String] = []
+                for uid in [uids[1], uids[999], uids[1_000], uids[2_500], uids[3_499]] {
+                    tokens.append(try await world.device(client, uid, "apns_ios_device", session: nil).token)
+                }
+                let event = try await world.post(client, EngineWorld.message(from: uids[0], to: "everyone", text: "All hands", receiverType: "group"))
+                var summary = JSONValue.null
+                var counts: [String: Int] = [:]
+                for _ in 0..<1_000 {
+                    let log = try await world.log(client, event[0])
+                    summary = log.body["event"]
+                    counts = (log["counts"] as? [String: Int]) ?? [:]
+                    if summary["status"].string == "done", counts.values.reduce(0, +) == 3_499 { break }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(summary["status"].string == "done" && summary["recipients"].int == 3_499, "\(summary)")
+                #expect(counts == ["delivered": 5, "skipped": 3_494], "one row per member, none twice")
+                for token in tokens { #expect(world.apnsPayloads(to: token).count == 1, "told once: \(token)") }
+                #expect(world.herald.services.engine.fanOut.pages.count == 0, "no link left behind")
             }
         }
     }

@@ -9,7 +9,8 @@ import Tracing
 /// deliveries with their outcomes, the unread counts and the event's new cursor — in one
 /// transaction. A process killed before that commit leaves its events claimed; when the lease
 /// runs out another worker takes them over and sends again, so nothing is lost and duplicates
-/// are bounded by one batch. A delivery is never stored twice.
+/// are bounded by the batches in flight (of a group, the page in hand and the one decided ahead
+/// of it, ``PageChain``). A delivery is never stored twice.
 public struct FanOut: Sendable {
     let ports: EnginePorts
     let snapshots: AppSnapshots
@@ -19,6 +20,8 @@ public struct FanOut: Sendable {
     public let waiters = EventWaiters()
     let ledger: UnreadLedger
     let windowsInFlight = WindowLedger()
+    /// Orders the pages of an event decided ahead of the page before them.
+    public let pages = PageChain()
     let clock: any WallClock
     public var pageSize: Int
     /// Who this process claims events as, and for how long before another worker may take one over.
@@ -72,14 +75,51 @@ public struct FanOut: Sendable {
             return nil
         }
         defer { windowsInFlight.remove(opened) }
+        // A group's next page goes on now: decided and sent while this one is sent and recorded.
+        let (goingOn, later) = pages.open(plan.nextPages)
+        defer {
+            for step in plan.steps { pages.close(step, recorded: false) }
+            pages.discard(plan.steps)
+        }
+        handOff.requeue(goingOn)
+        if !goingOn.isEmpty { await pages.wentOn() }
         timing.decided()
         plan.record(await dispatcher.send(plan.pushes, snapshots: plan.snapshots))
         timing.sent()
-        let recorded = try await ports.events.commitFanOut(plan.steps, at: now)
+        let recorded = try await record(plan.steps, at: now)
         timing.recorded()
         report(timing, batch: batch, plan: plan, recorded: recorded)
-        await carryOn(plan, recorded: recorded)
+        await carryOn(plan, later: later, recorded: recorded)
         return Result(events: batch.count, sent: plan.pushes.count)
+    }
+
+    /// Records a batch's steps: at once in one commit, but for pages whose page before is still
+    /// being recorded, each of which is recorded after it (and dropped if it was not recorded
+    /// here). Each such page waits only for its own page before, never for the batch's others.
+    func record(_ steps: [FanOutStep], at now: Date) async throws -> Set<String> {
+        var linked: [FanOutStep] = []
+        var ready: [FanOutStep] = []
+        for step in steps {
+            if pages.isLinked(step) { linked.append(step) } else { ready.append(step) }
+        }
+        var recorded = ready.isEmpty ? [] : try await ports.events.commitFanOut(ready, at: now)
+        for step in ready { pages.close(step, recorded: recorded.contains(step.eventId)) }
+        guard !linked.isEmpty else { return recorded }
+        try await withThrowingTaskGroup(of: Set<String>.self) { group in
+            for step in linked {
+                group.addTask {
+                    guard await pages.waitForPageBefore(step) else {
+                        pages.close(step, recorded: false)
+                        return []
+                    }
+                    let one = try await ports.events.commitFanOut([step], at: now)
+                    pages.close(step, recorded: one.contains(step.eventId))
+                    return one
+                }
+            }
+            for try await one in group { recorded.formUnion(one) }
+        }
+        return recorded
     }
 
     /// Events handed over by the intake, and a share of those waiting in the table, so that they
@@ -96,11 +136,11 @@ public struct FanOut: Sendable {
         return batch.filter { seen.insert($0.event.id).inserted }
     }
 
-    /// What happens next to what was recorded: events with pages to go back in the hand-off (an
-    /// event another worker took over and recorded first is its to go on with), and the online
-    /// sessions told.
-    func carryOn(_ plan: FanOutPlan, recorded: Set<String>) async {
-        handOff.requeue(plan.nextPages.filter { recorded.contains($0.event.id) })
+    /// What happens next to what was recorded: events with pages to go that did not go on at once
+    /// back in the hand-off (an event another worker took over and recorded first is its to go on
+    /// with), and the online sessions told.
+    func carryOn(_ plan: FanOutPlan, later: [StoredEvent], recorded: Set<String>) async {
+        handOff.requeue(later.filter { recorded.contains($0.event.id) })
         waiters.settled(plan.steps.filter { recorded.contains($0.eventId) }.flatMap(\.deliveries))
         for notice in plan.inApp where recorded.contains(notice.eventId) {
             _ = await ports.realtime.deliver(notice.envelope, appId: notice.appId, sessionIds: notice.sessions)

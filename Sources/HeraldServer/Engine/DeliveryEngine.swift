@@ -14,7 +14,7 @@ public struct DeliveryEngine: Sendable {
     public let windows: WindowSweeper
     let ports: EnginePorts
     let clock: any WallClock
-    let wakeup = Wakeup()
+    let wakeup: Wakeup
 
     /// Who this process claims work as.
     public let claims: ClaimPolicy
@@ -26,7 +26,10 @@ public struct DeliveryEngine: Sendable {
         self.claims = claims
         self.snapshots = AppSnapshots(ports: ports)
         self.dispatcher = Dispatcher(ports: ports, snapshots: snapshots, clock: clock)
+        let wakeup = Wakeup()
+        self.wakeup = wakeup
         self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, handOff: handOff, clock: clock, claims: claims)
+        fanOut.pages.whenPagesGoOn { await wakeup.poke() }
         self.windows = WindowSweeper(ports: ports, snapshots: snapshots, claims: claims)
     }
 
