@@ -59,7 +59,7 @@ struct PageChainTests {
     @Test func aNextPageWhoseBatchFailedLeavesNothingBehind() {
         let chain = PageChain(ahead: 1)
         _ = chain.open([Self.page("e1", at: "m1000")])
-        chain.discard([Self.step("e1", from: "m1000", to: "m2000")])  // its batch failed before recording
+        chain.finish([Self.step("e1", from: "m1000", to: "m2000")])  // its batch failed before recording
         chain.close(Self.step("e1", from: nil, to: "m1000"), recorded: true)
         #expect(chain.count == 0)
     }

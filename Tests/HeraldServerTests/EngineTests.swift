@@ -426,23 +426,29 @@ struct EnginePresenceAndScaleTests {
         }
     }
 
+    /// `count` users ("member00000"…, named "Member 00000"…), stored 1,000 at a time, all in the
+    /// group "everyone"; their uids.
+    static func groupEveryone(of count: Int, _ client: HeraldClient, _ world: EngineWorld) async throws -> [String] {
+        let uids = (0..<count).map { String(format: "member%05d", $0) }
+        for start in stride(from: 0, to: uids.count, by: 1_000) {
+            let batch = uids[start..<min(start + 1_000, count)].map { ["uid": $0, "name": "Member \($0.suffix(5))"] }
+            let stored = try await client.request(.post, "/v1/users/batch", bearer: world.apiKey, json: ["users": batch])
+            #expect(stored["stored"] as? Int == batch.count, "\(stored.text)")
+        }
+        try await client.request(.put, "/v1/groups/everyone", bearer: world.apiKey, json: ["name": "Everyone"])
+        #expect(
+            try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])["added"] as? Int == count
+        )
+        return uids
+    }
+
     /// A 10,000-member group fans out in pages of 1,000, never all in memory, to every member but
     /// the sender, each with a recorded decision.
     @Test(arguments: TestBackend.available)
     func aTenThousandMemberGroupFansOutInPages(_ backend: TestBackend) async throws {
         try await EngineWorld.with(backend) { world in
             try await world.herald.run { client in
-                let uids = (0..<10_000).map { String(format: "member%05d", $0) }
-                for start in stride(from: 0, to: uids.count, by: 1_000) {
-                    let batch = uids[start..<start + 1_000].map { ["uid": $0, "name": "Member \($0.suffix(5))"] }
-                    let stored = try await client.request(.post, "/v1/users/batch", bearer: world.apiKey, json: ["users": batch])
-                    #expect(stored["stored"] as? Int == 1_000, "\(stored.text)")
-                }
-                try await client.request(.put, "/v1/groups/everyone", bearer: world.apiKey, json: ["name": "Everyone"])
-                #expect(
-                    try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])["added"] as? Int
-                        == 10_000
-                )
+                let uids = try await Self.groupEveryone(of: 10_000, client, world)
                 var tokens: [String] = []
                 for uid in [uids[3], uids[4_500], uids[9_999]] {
                     tokens.append(try await world.device(client, uid, "apns_ios_device", session: nil).token)
@@ -477,13 +483,7 @@ struct EnginePresenceAndScaleTests {
     func aGroupsPagesOverlapAcrossWorkersAndEveryMemberIsToldOnce(_ backend: TestBackend) async throws {
         try await EngineWorld.with(backend, workers: true) { world in
             try await world.herald.run { client in
-                let uids = (0..<3_500).map { String(format: "member%05d", $0) }
-                for start in stride(from: 0, to: uids.count, by: 500) {
-                    let batch = uids[start..<start + 500].map { ["uid": $0, "name": "Member \($0.suffix(5))"] }
-                    _ = try await client.request(.post, "/v1/users/batch", bearer: world.apiKey, json: ["users": batch])
-                }
-                try await client.request(.put, "/v1/groups/everyone", bearer: world.apiKey, json: ["name": "Everyone"])
-                _ = try await client.request(.post, "/v1/groups/everyone/members", bearer: world.apiKey, json: ["uids": uids])
+                let uids = try await Self.groupEveryone(of: 3_500, client, world)
                 var tokens: [String] = []
                 for uid in [uids[1], uids[999], uids[1_000], uids[2_500], uids[3_499]] {
                     tokens.append(try await world.device(client, uid, "apns_ios_device", session: nil).token)

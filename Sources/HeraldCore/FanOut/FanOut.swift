@@ -22,6 +22,8 @@ public struct FanOut: Sendable {
     let windowsInFlight = WindowLedger()
     /// Orders the pages of an event decided ahead of the page before them.
     public let pages = PageChain()
+    /// Called when next pages go back to the hand-off before their batch ends (wakes idle workers).
+    let nextPagesWentOn: @Sendable () async -> Void
     let clock: any WallClock
     public var pageSize: Int
     /// Who this process claims events as, and for how long before another worker may take one over.
@@ -36,7 +38,8 @@ public struct FanOut: Sendable {
         ledger: UnreadLedger = UnreadLedger(),
         clock: any WallClock = SystemWallClock(),
         pageSize: Int = 1_000,
-        claims: ClaimPolicy = .anonymous()
+        claims: ClaimPolicy = .anonymous(),
+        nextPagesWentOn: @escaping @Sendable () async -> Void = {}
     ) {
         self.ports = ports
         self.snapshots = snapshots
@@ -46,6 +49,7 @@ public struct FanOut: Sendable {
         self.clock = clock
         self.pageSize = pageSize
         self.claims = claims
+        self.nextPagesWentOn = nextPagesWentOn
     }
 
     public struct Result: Sendable {
@@ -77,12 +81,9 @@ public struct FanOut: Sendable {
         defer { windowsInFlight.remove(opened) }
         // A group's next page goes on now: decided and sent while this one is sent and recorded.
         let (goingOn, later) = pages.open(plan.nextPages)
-        defer {
-            for step in plan.steps { pages.close(step, recorded: false) }
-            pages.discard(plan.steps)
-        }
+        defer { pages.finish(plan.steps) }
         handOff.requeue(goingOn)
-        if !goingOn.isEmpty { await pages.wentOn() }
+        if !goingOn.isEmpty { await nextPagesWentOn() }
         timing.decided()
         plan.record(await dispatcher.send(plan.pushes, snapshots: plan.snapshots))
         timing.sent()

@@ -23,36 +23,25 @@ public final class PageChain: Sendable {
     struct Link {
         /// Whether the page before was recorded (nil: not yet known).
         var recorded: Bool?
-        var waiters: [CheckedContinuation<Bool, Never>] = []
+        /// The next page's batch, waiting to record it (each page has one next page).
+        var waiter: CheckedContinuation<Bool, Never>?
         /// The next page's batch failed before recording: nobody will read the outcome.
         var abandoned = false
     }
 
     struct State {
         var links: [Key: Link] = [:]
-        /// Pages planned with a next page and not yet closed (by the key of their next page).
-        var unclosed: Set<Key> = []
-        /// Those pages, counted by event.
-        var open: [String: Int] = [:]
+        /// Pages planned with a next page and not yet closed: by event, the cursors their next
+        /// pages start after.
+        var unclosed: [String: Set<String>] = [:]
     }
 
     /// How many earlier pages of an event may still be unrecorded when its next page goes on.
     public let ahead: Int
     private let state = Mutex(State())
-    /// Told when next pages went back to the hand-off before their batch ended (wakes idle workers).
-    private let onWentOn = Mutex<(@Sendable () async -> Void)?>(nil)
 
     public init(ahead: Int = 1) {
         self.ahead = ahead
-    }
-
-    /// What to do when next pages go on before their batch ends (wake the workers that wait).
-    public func whenPagesGoOn(_ action: @escaping @Sendable () async -> Void) {
-        onWentOn.withLock { $0 = action }
-    }
-
-    func wentOn() async {
-        await onWentOn.withLock { $0 }?()
     }
 
     /// Links each next page to the page planned before it. Returns the pages that go on now; the
@@ -64,15 +53,13 @@ public final class PageChain: Sendable {
             for page in nextPages {
                 guard let cursor = page.cursor else { continue }
                 let id = page.event.id
-                let key = Key(eventId: id, cursor: cursor)
-                if state.open[id, default: 0] < ahead {
-                    state.links[key] = Link()
+                if state.unclosed[id, default: []].count < ahead {
+                    state.links[Key(eventId: id, cursor: cursor)] = Link()
                     now.append(page)
                 } else {
                     later.append(page)
                 }
-                state.unclosed.insert(key)
-                state.open[id, default: 0] += 1
+                state.unclosed[id, default: []].insert(cursor)
             }
             return (now, later)
         }
@@ -97,7 +84,7 @@ public final class PageChain: Sendable {
                     state.links[key] = nil
                     return recorded
                 }
-                state.links[key]?.waiters.append(continuation)
+                state.links[key]?.waiter = continuation
                 return nil
             }
             if let outcome { continuation.resume(returning: outcome) }
@@ -107,36 +94,45 @@ public final class PageChain: Sendable {
     /// This step's page was recorded or not: the next page, if it went on already, may now be
     /// recorded (or is dropped). A page closed already stays as it was.
     public func close(_ step: FanOutStep, recorded: Bool) {
-        guard !step.done, let cursor = step.cursor else { return }
-        let key = Key(eventId: step.eventId, cursor: cursor)
-        let waiters: [CheckedContinuation<Bool, Never>] = state.withLock { state in
-            guard state.unclosed.remove(key) != nil else { return [] }
-            let count = state.open[step.eventId] ?? 1
-            state.open[step.eventId] = count > 1 ? count - 1 : nil
-            guard var link = state.links[key], link.recorded == nil else { return [] }
-            let waiters = link.waiters
-            if waiters.isEmpty && !link.abandoned {
-                link.recorded = recorded
-                state.links[key] = link
-            } else {
-                state.links[key] = nil
-            }
-            return waiters
-        }
-        for waiter in waiters { waiter.resume(returning: recorded) }
+        let waiter = state.withLock { Self.close(step, recorded: recorded, in: &$0) }
+        waiter?.resume(returning: recorded)
     }
 
-    /// Forgets the links of pages that will not be recorded here (their batch failed before).
-    public func discard(_ steps: [FanOutStep]) {
-        state.withLock { state in
+    /// A batch ended: its pages not closed yet were not recorded, and the links of its pages that
+    /// it did not read (it failed before recording them) are forgotten.
+    public func finish(_ steps: [FanOutStep]) {
+        let waiters = state.withLock { state in
+            var waiters: [CheckedContinuation<Bool, Never>] = []
             for step in steps {
+                if let waiter = Self.close(step, recorded: false, in: &state) { waiters.append(waiter) }
                 guard let cursor = step.fromCursor else { continue }
                 let key = Key(eventId: step.eventId, cursor: cursor)
                 if state.links[key]?.recorded != nil { state.links[key] = nil } else { state.links[key]?.abandoned = true }
             }
+            return waiters
         }
+        for waiter in waiters { waiter.resume(returning: false) }
+    }
+
+    /// Closes the step's page in `state`; returns the next page's batch if it waits for it.
+    private static func close(_ step: FanOutStep, recorded: Bool, in state: inout State) -> CheckedContinuation<Bool, Never>? {
+        guard !step.done, let cursor = step.cursor, state.unclosed[step.eventId]?.remove(cursor) != nil else { return nil }
+        if state.unclosed[step.eventId]?.isEmpty == true { state.unclosed[step.eventId] = nil }
+        let key = Key(eventId: step.eventId, cursor: cursor)
+        guard var link = state.links[key], link.recorded == nil else { return nil }
+        if let waiter = link.waiter {
+            state.links[key] = nil
+            return waiter
+        }
+        if link.abandoned {
+            state.links[key] = nil
+        } else {
+            link.recorded = recorded
+            state.links[key] = link
+        }
+        return nil
     }
 
     /// Links and pages not yet closed or read: none once the pages in hand are recorded.
-    public var count: Int { state.withLock { $0.links.count + $0.unclosed.count } }
+    public var count: Int { state.withLock { state in state.links.count + state.unclosed.values.reduce(0) { $0 + $1.count } } }
 }

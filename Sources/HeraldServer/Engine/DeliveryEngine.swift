@@ -28,8 +28,15 @@ public struct DeliveryEngine: Sendable {
         self.dispatcher = Dispatcher(ports: ports, snapshots: snapshots, clock: clock)
         let wakeup = Wakeup()
         self.wakeup = wakeup
-        self.fanOut = FanOut(ports: ports, snapshots: snapshots, dispatcher: dispatcher, handOff: handOff, clock: clock, claims: claims)
-        fanOut.pages.whenPagesGoOn { await wakeup.poke() }
+        self.fanOut = FanOut(
+            ports: ports,
+            snapshots: snapshots,
+            dispatcher: dispatcher,
+            handOff: handOff,
+            clock: clock,
+            claims: claims,
+            nextPagesWentOn: { await wakeup.poke() }
+        )
         self.windows = WindowSweeper(ports: ports, snapshots: snapshots, claims: claims)
     }
 
