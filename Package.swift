@@ -261,7 +261,15 @@ let package = Package(
             exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HeraldStorageTests", dependencies: ["HeraldStorage", "HeraldTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HeraldStorageTests",
+            dependencies: [
+                "HeraldStorage", "HeraldTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [

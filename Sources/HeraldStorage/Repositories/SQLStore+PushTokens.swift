@@ -80,7 +80,7 @@ extension SQLStore: PushTokenRepository {
                 BulkValue(request.notice),
             ]
         }
-        let (arrays, binds) = PostgresArrayLiteral.arrays(Self.registrationColumns, rows)
+        let (arrays, binds) = PostgresBulkArray.arrays(Self.registrationColumns, rows)
         let values = (Self.registrationColumns.map(\.name) + ["ord"]).joined(separator: ", ")
         let found = try await write { db in
             try await db.rows(
