@@ -7,6 +7,9 @@ public final class UnreadLedger: Sendable {
     struct User: Hashable {
         var appId: String
         var uid: String
+
+        /// By the uid alone (most servers hold one app); `==` tells apps apart.
+        func hash(into hasher: inout Hasher) { hasher.combine(uid) }
     }
 
     private let pending = Mutex<[User: [String: Int]]>([:])  // user → conversation → count
@@ -14,19 +17,25 @@ public final class UnreadLedger: Sendable {
     public init() {}
 
     public func add(appId: String, _ keys: [UnreadKey], by delta: Int = 1) {
-        guard !keys.isEmpty else { return }
+        guard !keys.isEmpty, delta != 0 else { return }
         pending.withLock { pending in
             for key in keys {
                 let user = User(appId: appId, uid: key.uid)
-                let count = pending[user, default: [:]][key.conversationId, default: 0] + delta
-                if count == 0 {
-                    pending[user]?[key.conversationId] = nil
-                    if pending[user]?.isEmpty == true { pending[user] = nil }
-                } else {
-                    pending[user, default: [:]][key.conversationId] = count
-                }
+                // Changed where they are stored: each key hashed once, no dictionary copied.
+                if Self.move(&pending[user, default: [:]], key.conversationId, by: delta) { pending[user] = nil }
             }
         }
+    }
+
+    /// Moves one conversation's count, dropping it at zero; true when no count is left.
+    private static func move(_ counts: inout [String: Int], _ conversation: String, by delta: Int) -> Bool {
+        if let index = counts.index(forKey: conversation) {
+            counts.values[index] += delta
+            if counts.values[index] == 0 { counts.remove(at: index) }
+        } else {
+            counts[conversation] = delta
+        }
+        return counts.isEmpty
     }
 
     /// `stored` with the pending increments of these users added.

@@ -89,8 +89,8 @@ public final class EventHandOff: Sendable {
     public func release(_ ids: [String]) {
         state.withLock { state in
             for id in ids {
-                let count = (state.inFlight[id] ?? 1) - 1
-                state.inFlight[id] = count > 0 ? count : nil
+                guard let index = state.inFlight.index(forKey: id) else { continue }
+                if state.inFlight.values[index] > 1 { state.inFlight.values[index] -= 1 } else { state.inFlight.remove(at: index) }
             }
         }
     }

@@ -24,11 +24,18 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The cached values of `keys`, the keys to load, and the epoch to store them under.
     func lookup(_ keys: some Sequence<Key>) -> (found: [Key: Value], missing: [Key], epoch: UInt64) {
+        lookup(keys) { $0 }
+    }
+
+    /// The cached values of the keys `ids` name (`key` of each), by id: a caller that knows its
+    /// values by a part of the key (a user's by uid) reads them without a second dictionary.
+    func lookup<ID: Hashable & Sendable, IDs: Sequence<ID>>(_ ids: IDs, key: (ID) -> Key) -> (found: [ID: Value], missing: [ID], epoch: UInt64) {
         state.withLock { state in
-            var found: [Key: Value] = [:]
-            var missing: [Key] = []
-            for key in keys {
-                if let value = state.values[key] { found[key] = value } else { missing.append(key) }
+            var found: [ID: Value] = [:]
+            found.reserveCapacity(ids.underestimatedCount)
+            var missing: [ID] = []
+            for id in ids {
+                if let value = state.values[key(id)] { found[id] = value } else { missing.append(id) }
             }
             return (found, missing, state.epoch)
         }
@@ -69,12 +76,20 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Changes a cached value in place (a change this process made and knows the result of).
     func update(_ key: Key, _ change: (inout Value) -> Void) {
+        update([key]) { _, value in change(&value) }
+    }
+
+    /// Changes the cached values of `keys` in place, under one lock, as one change: `change`
+    /// gets each key's position in `keys` with its value (keys not cached are only noted).
+    func update(_ keys: [Key], _ change: (Int, inout Value) -> Void) {
+        guard !keys.isEmpty else { return }
         state.withLock { state in
             state.epoch &+= 1
-            Self.noteChange(key, in: &state)
-            guard var value = state.values[key] else { return }
-            change(&value)
-            state.values[key] = value
+            for (position, key) in keys.enumerated() {
+                Self.noteChange(key, in: &state)
+                // Through the index, the value is changed where it is stored (never copied).
+                if let index = state.values.index(forKey: key) { change(position, &state.values.values[index]) }
+            }
         }
     }
 

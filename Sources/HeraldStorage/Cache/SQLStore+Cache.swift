@@ -28,18 +28,21 @@ extension SQLStore {
         uids: [String],
         load: ([String]) async throws -> [String: Value]
     ) async throws -> [String: Value] {
-        let keys = uids.map { StoreCache.UserKey(appId: appId, uid: $0) }
-        let values = try await cached(table, keys) { missing in
-            var loaded: [StoreCache.UserKey: Value] = [:]
-            for chunk in missing.map(\.uid).chunks(of: 1_000) {
+        func loadChunks(_ missing: [String]) async throws -> [String: Value] {
+            var loaded: [String: Value] = [:]
+            loaded.reserveCapacity(missing.count)
+            for chunk in missing.chunks(of: 1_000) {
                 let found = try await load(chunk)
-                for uid in chunk { loaded[StoreCache.UserKey(appId: appId, uid: uid)] = found[uid] ?? .absent }
+                for uid in chunk { loaded[uid] = found[uid] ?? .absent }
             }
             return loaded
         }
-        var byUid: [String: Value] = [:]
-        byUid.reserveCapacity(values.count)
-        for (key, value) in values { byUid[key.uid] = value }
-        return byUid
+        guard cachesHeard else { return try await loadChunks(uids) }
+        var (found, missing, epoch) = table.lookup(uids) { StoreCache.UserKey(appId: appId, uid: $0) }
+        guard !missing.isEmpty else { return found }
+        let loaded = try await loadChunks(missing)
+        table.store(Dictionary(uniqueKeysWithValues: loaded.map { (StoreCache.UserKey(appId: appId, uid: $0.key), $0.value) }), loadedAt: epoch)
+        found.merge(loaded) { $1 }
+        return found
     }
 }

@@ -10,6 +10,10 @@ final class StoreCache: Sendable {
     struct UserKey: Hashable, Sendable {
         var appId: String
         var uid: String
+
+        /// By the uid alone: most servers hold one app, whose id would be hashed again for every
+        /// user looked up. Keys of two apps with the same uid are told apart by `==`.
+        func hash(into hasher: inout Hasher) { hasher.combine(uid) }
     }
 
     /// An app that does not exist is cached as nil (an unknown app id asks the database once).
