@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModels
 
-public enum EventBody: Codable, Sendable, Equatable {
+public indirect enum EventBody: Codable, Sendable, Equatable {
     case message(MessageEvent)
     case call(CallEvent)
     case reaction(ReactionEvent)
