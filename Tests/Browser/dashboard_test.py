@@ -119,6 +119,18 @@ def replaced(old):
     return predicate
 
 
+def heading(text):
+    """True once the page's h1 holds `text`. Right after a click that leaves the page, the h1 found
+    may be the old page's being torn down: read as not yet (selenium's text_to_be_present_in_element
+    stops at the inspector error instead)."""
+    def predicate(_):
+        try:
+            return text in driver.find_element(By.TAG_NAME, "h1").text
+        except WebDriverException:
+            return False
+    return predicate
+
+
 def submit(form_selector="main form button[type=submit]"):
     old = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, form_selector).click()
@@ -164,7 +176,7 @@ try:
     go("/dashboard/providers")
     shot("providers-empty")
     driver.find_element(By.LINK_TEXT, "Firebase Cloud Messaging").click()
-    wait.until(EC.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Add Firebase"))
+    wait.until(heading("Add Firebase"))
     fill("providerId", "fcm")
     fill("serviceAccount", '{"type": "service_account",')
     submit()
@@ -298,7 +310,7 @@ try:
     submit()
     shot("users-search")
     driver.find_element(By.LINK_TEXT, USER_UID).click()
-    wait.until(EC.text_to_be_present_in_element((By.TAG_NAME, "h1"), f"User {USER_UID}"))
+    wait.until(heading(f"User {USER_UID}"))
     deadline = time.time() + 30
     while "delivered" not in driver.find_element(By.CSS_SELECTOR, "table.deliveries").text and time.time() < deadline:
         time.sleep(1)
@@ -361,7 +373,7 @@ try:
 
     step("signing out")
     driver.find_element(By.CSS_SELECTOR, ".signout button").click()
-    wait.until(EC.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Sign in"))
+    wait.until(heading("Sign in"))
     go("/dashboard/providers")
     check(h1() == "Sign in", "still signed in after signing out")
     print(f"dashboard browser test passed; {counter[0]} screenshots in {SHOTS}")
