@@ -86,5 +86,24 @@ struct SendVerdictTests {
         let due = PreparedPush(delivery: Self.delivery(expiresAt: Self.now.addingTimeInterval(1)), push: .hms(HMSPush(token: "t")))
         let (sendable, expired) = Dispatcher.splitExpired([late, due], at: Self.now)
         #expect(sendable.count == 1 && expired.map(\.status) == [.expired] && expired[0].reason == "expired before it could be delivered")
+        let (all, none) = Dispatcher.splitExpired([due, due], at: Self.now)
+        #expect(all.count == 2 && none.isEmpty)
+    }
+
+    @Test func pushesGoOutByTheCredentialThatSendsThem() {
+        func push(_ appId: String, _ providerId: String?, _ token: String) -> PreparedPush {
+            var delivery = Self.delivery(target: .token(token))
+            delivery.appId = appId
+            delivery.providerId = providerId
+            return PreparedPush(delivery: delivery, push: .hms(HMSPush(token: token)))
+        }
+        let one = Dispatcher.byCredential([push("a", "p", "t1"), push("a", "p", "t2")])
+        #expect(one.count == 1 && one[.init(appId: "a", providerId: "p")]?.map(\.delivery.target) == [.token("t1"), .token("t2")])
+        let mixed = Dispatcher.byCredential([push("a", "p", "t1"), push("b", "p", "t2"), push("a", nil, "t3"), push("a", "p", "t4")])
+        #expect(mixed.count == 3)
+        #expect(mixed[.init(appId: "a", providerId: "p")]?.map(\.delivery.target) == [.token("t1"), .token("t4")])
+        #expect(mixed[.init(appId: "b", providerId: "p")]?.map(\.delivery.target) == [.token("t2")])
+        #expect(mixed[.init(appId: "a", providerId: nil)]?.map(\.delivery.target) == [.token("t3")])
+        #expect(Dispatcher.byCredential([]).isEmpty)
     }
 }

@@ -23,7 +23,7 @@ public struct Dispatcher: Sendable {
     /// Sends the pushes, grouped by credential, each group as one batch, and returns what became
     /// of each. `snapshots` hold the apps' credentials.
     public func send(_ pushes: [PreparedPush], snapshots: [String: AppSnapshot]) async -> [DeliveryUpdate] {
-        let batches = Dictionary(grouping: pushes) { CredentialKey(appId: $0.delivery.appId, providerId: $0.delivery.providerId) }
+        let batches = Self.byCredential(pushes)
         return await withTaskGroup(of: [DeliveryUpdate].self) { group in
             for (key, batch) in batches {
                 group.addTask { await send(batch, through: snapshots[key.appId]?.providers[key.providerId ?? ""]) }
@@ -56,8 +56,19 @@ public struct Dispatcher: Sendable {
         return updates
     }
 
+    /// The pushes by the credential that sends them. Mostly one credential: then the batch is the
+    /// array itself, not copied push by push.
+    static func byCredential(_ pushes: [PreparedPush]) -> [CredentialKey: [PreparedPush]] {
+        let key = { (push: PreparedPush) in CredentialKey(appId: push.delivery.appId, providerId: push.delivery.providerId) }
+        guard let first = pushes.first.map(key) else { return [:] }
+        if pushes.allSatisfy({ key($0) == first }) { return [first: pushes] }
+        return Dictionary(grouping: pushes, by: key)
+    }
+
     /// Pushes still worth sending, and updates for those that expired before they could be.
     static func splitExpired(_ pushes: [PreparedPush], at now: Date) -> (due: [PreparedPush], expired: [DeliveryUpdate]) {
+        // Mostly none expired: then the pushes go on as they are, not copied one by one.
+        guard pushes.contains(where: { push in push.delivery.expiresAt.map { $0 <= now } ?? false }) else { return (pushes, []) }
         var due: [PreparedPush] = []
         var expired: [DeliveryUpdate] = []
         for push in pushes {

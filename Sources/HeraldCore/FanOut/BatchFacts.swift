@@ -57,7 +57,7 @@ struct BatchFacts: Sendable {
             facts.preferences = try await preferences
             facts.mutes = try await mutes
             facts.presence = try await presence
-            facts.tokens = Dictionary(grouping: try await tokens, by: \.uid)
+            facts.tokens = try await tokens
             facts.unread = try await unread
             if needsWindows {
                 facts.windows = Dictionary(try await ports.windows.windows(appId: appId, uids: recipients).map { ($0.key, $0) }) { $1 }

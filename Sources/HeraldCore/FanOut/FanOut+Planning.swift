@@ -186,7 +186,9 @@ extension FanOut {
         for uid in uids {
             let recipient = facts.recipient(uid, of: event.event, settings: settings)
             let burstKey = NoticeWindow.Key(uid: uid, conversationId: event.conversationId, kind: .burst)
-            var planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: facts.windows[burstKey], texts: &texts)
+            // Windows are read only when the app uses them: most batches look none up.
+            let burst = facts.windows.isEmpty ? nil : facts.windows[burstKey]
+            var planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: burst, texts: &texts)
             if case .open(let window)? = planned.windowChange, let opened = windowsInFlight.open(window, at: now) {
                 // Another batch alerted this conversation a moment ago: this message waits in its window.
                 planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: opened, texts: &texts)

@@ -100,8 +100,13 @@ public struct FanOut: Sendable {
     func record(_ steps: [FanOutStep], at now: Date) async throws -> Set<String> {
         var linked: [FanOutStep] = []
         var ready: [FanOutStep] = []
-        for step in steps {
-            if pages.isLinked(step) { linked.append(step) } else { ready.append(step) }
+        // Mostly no page waits for another (1:1 messages): then the steps go on as they are.
+        if steps.contains(where: pages.isLinked) {
+            for step in steps {
+                if pages.isLinked(step) { linked.append(step) } else { ready.append(step) }
+            }
+        } else {
+            ready = steps
         }
         var recorded = ready.isEmpty ? [] : try await ports.events.commitFanOut(ready, at: now)
         for step in ready { pages.close(step, recorded: recorded.contains(step.eventId)) }

@@ -31,7 +31,7 @@ public struct WindowSweeper: Sendable {
             }
             let waiting = windows.filter { $0.held > 0 && $0.lastEventId != nil }
             let uids = Array(Set(waiting.map(\.key.uid)))
-            let tokens = uids.isEmpty ? [:] : Dictionary(grouping: try await ports.directory.tokens(appId: appId, uids: uids), by: \.uid)
+            let tokens = uids.isEmpty ? [:] : try await ports.directory.tokens(appId: appId, uids: uids)
             let unread = uids.isEmpty ? [:] : try await ports.unread.unreadCounts(appId: appId, uids: uids)
             // A summary speaks the user's language.
             let summarised = Array(Set(waiting.filter { $0.key.kind == .burst }.map(\.key.uid)))

@@ -120,7 +120,7 @@ public struct FeedPublisher: Sendable {
         let enabled = try await providers.providers(appId: appId).filter { $0.config.enabled && $0.kind != .custom }
         let allowed = Set(enabled.map(\.providerId)).intersection(push.providerIds.map(Set.init) ?? Set(enabled.map(\.providerId)))
         guard !allowed.isEmpty else { return [] }
-        let byUser = Dictionary(grouping: try await directory.tokens(appId: appId, uids: items.map(\.uid)), by: \.uid)
+        let byUser = try await directory.tokens(appId: appId, uids: items.map(\.uid))
         var deliveries: [Delivery] = []
         for item in items {
             for token in byUser[item.uid] ?? [] where token.kind != .apnsVoIP && allowed.contains(token.providerId) {

@@ -2,17 +2,18 @@ import Foundation
 import HeraldModels
 
 /// An event with the people and the group it names resolved: what templates and payloads are
-/// made of. Built once per event, shared by all its recipients.
-public struct ResolvedEvent: Sendable {
-    public var event: ChatEvent
-    public var app: App
+/// made of. Built once per event, shared by all its recipients: a class, so that the push of
+/// each recipient holds it by one reference instead of copying the event, the app and the people.
+public final class ResolvedEvent: Sendable {
+    public let event: ChatEvent
+    public let app: App
     /// Who did it: the message sender, the caller, the reactor, the group-action actor.
-    public var sender: UserInfo
+    public let sender: UserInfo
     /// The other side of a user conversation (the message receiver; for a reaction, the reactor).
-    public var receiverUser: UserInfo?
-    public var group: GroupInfo?
+    public let receiverUser: UserInfo?
+    public let group: GroupInfo?
     /// A group action's target.
-    public var target: UserInfo?
+    public let target: UserInfo?
 
     public init(event: ChatEvent, app: App, sender: UserInfo, receiverUser: UserInfo? = nil, group: GroupInfo? = nil, target: UserInfo? = nil) {
         self.event = event

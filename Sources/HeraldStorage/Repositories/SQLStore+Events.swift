@@ -155,11 +155,11 @@ extension SQLStore: EventRepository {
                     .returning("id").rows()
                 for row in rows { recorded.insert(try row.string("id")) }
             }
-            let kept = steps.filter { recorded.contains($0.eventId) }
+            let kept = recorded.count == steps.count ? steps : steps.filter { recorded.contains($0.eventId) }
             try await db.insert(
                 into: "deliveries",
                 columns: Self.deliveryColumns,
-                rows: kept.flatMap(\.deliveries).map(Self.deliveryRow),
+                rows: kept.flatMap { $0.deliveries.lazy.map(Self.deliveryRow) },
                 conflict: .ignore
             )
             try await Self.applyWindowChanges(kept.flatMap(\.windowChanges), db: db)

@@ -150,7 +150,7 @@ extension SQLStore: RecipientDirectory {
         }.compactMapValues { $0 }
     }
 
-    public func tokens(appId: String, uids: [String]) async throws -> [PushToken] {
+    public func tokens(appId: String, uids: [String]) async throws -> [String: [PushToken]] {
         try await perUser(cache.tokens, appId: appId, uids: uids) { chunk in
             var found: [String: [PushToken]] = [:]
             for token in try await lookup({ db in
@@ -160,6 +160,6 @@ extension SQLStore: RecipientDirectory {
                 found[token.uid, default: []].append(token)
             }
             return found
-        }.values.flatMap { $0 }
+        }
     }
 }

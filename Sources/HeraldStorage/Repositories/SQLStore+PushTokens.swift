@@ -189,7 +189,7 @@ extension SQLStore: PushTokenRepository {
     }
 
     public func tokens(appId: String, uid: String) async throws -> [PushToken] {
-        try await tokens(appId: appId, uids: [uid])
+        try await tokens(appId: appId, uids: [uid])[uid] ?? []
     }
 
     public func tokens(appId: String, sessionId: String) async throws -> [PushToken] {
