@@ -130,11 +130,12 @@ extension SQLStore: EventRepository {
             // taken over and moved on by another worker records nothing.
             var recorded = Set<String>()
             // Finished events, in one statement per (recipient count, starting cursor): mostly one.
-            let finished = Dictionary(grouping: steps.filter(\.done)) {
-                StepStart(recipients: $0.recipients, fromCursor: $0.fromCursor, reason: $0.reason)
+            var finished: [StepStart: [String]] = [:]
+            for step in steps where step.done {
+                finished[StepStart(recipients: step.recipients, fromCursor: step.fromCursor, reason: step.reason), default: []].append(step.eventId)
             }
-            for (start, group) in finished {
-                for chunk in group.map(\.eventId).sorted().chunks(of: Self.rowChunk) {
+            for (start, ids) in finished {
+                for chunk in ids.sorted().chunks(of: Self.rowChunk) {
                     let rows = try await db.update("events")
                         .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
                         .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
