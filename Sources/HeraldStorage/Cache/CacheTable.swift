@@ -22,13 +22,9 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.limit = limit
     }
 
-    /// The cached values of `keys`, the keys to load, and the epoch to store them under.
-    func lookup(_ keys: some Sequence<Key>) -> (found: [Key: Value], missing: [Key], epoch: UInt64) {
-        lookup(keys) { $0 }
-    }
-
-    /// The cached values of the keys `ids` name (`key` of each), by id: a caller that knows its
-    /// values by a part of the key (a user's by uid) reads them without a second dictionary.
+    /// The cached values of the keys `ids` name (`key` of each) by id, the ids to load, and the
+    /// epoch to store them under. A caller that knows its values by a part of the key (a user's
+    /// by uid) reads them without a second dictionary.
     func lookup<ID: Hashable & Sendable, IDs: Sequence<ID>>(_ ids: IDs, key: (ID) -> Key) -> (found: [ID: Value], missing: [ID], epoch: UInt64) {
         state.withLock { state in
             var found: [ID: Value] = [:]

@@ -28,21 +28,19 @@ extension SQLStore {
         uids: [String],
         load: ([String]) async throws -> [String: Value]
     ) async throws -> [String: Value] {
-        func loadChunks(_ missing: [String]) async throws -> [String: Value] {
-            var loaded: [String: Value] = [:]
-            loaded.reserveCapacity(missing.count)
-            for chunk in missing.chunks(of: 1_000) {
-                let found = try await load(chunk)
-                for uid in chunk { loaded[uid] = found[uid] ?? .absent }
+        try await cached(
+            table,
+            uids,
+            key: { StoreCache.UserKey(appId: appId, uid: $0) },
+            load: { missing in
+                var loaded: [String: Value] = [:]
+                loaded.reserveCapacity(missing.count)
+                for chunk in missing.chunks(of: 1_000) {
+                    let found = try await load(chunk)
+                    for uid in chunk { loaded[uid] = found[uid] ?? .absent }
+                }
+                return loaded
             }
-            return loaded
-        }
-        guard cachesHeard else { return try await loadChunks(uids) }
-        var (found, missing, epoch) = table.lookup(uids) { StoreCache.UserKey(appId: appId, uid: $0) }
-        guard !missing.isEmpty else { return found }
-        let loaded = try await loadChunks(missing)
-        table.store(Dictionary(uniqueKeysWithValues: loaded.map { (StoreCache.UserKey(appId: appId, uid: $0.key), $0.value) }), loadedAt: epoch)
-        found.merge(loaded) { $1 }
-        return found
+        )
     }
 }

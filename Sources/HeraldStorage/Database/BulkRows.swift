@@ -170,15 +170,9 @@ struct PostgresBulkArray: PostgresThrowingDynamicTypeEncodable, Encodable, Senda
             case (_, .null):
                 buffer.writeInteger(Int32(-1))
             case (.text, .text(let text)):
-                let lengthAt = buffer.writerIndex
-                buffer.writeInteger(Int32(0))
-                let length = buffer.writeString(text)
-                buffer.setInteger(Int32(length), at: lengthAt)
+                Self.write(text, into: &buffer)
             case (.text, .int(let number)):
-                let lengthAt = buffer.writerIndex
-                buffer.writeInteger(Int32(0))
-                let length = buffer.writeString(String(number))
-                buffer.setInteger(Int32(length), at: lengthAt)
+                Self.write(String(number), into: &buffer)
             case (.bigint, .int(let number)):
                 buffer.writeInteger(Int32(8))
                 buffer.writeInteger(number)
@@ -195,9 +189,20 @@ struct PostgresBulkArray: PostgresThrowingDynamicTypeEncodable, Encodable, Senda
         }
     }
 
+    /// A text element: its length, then its UTF-8 bytes.
+    private static func write(_ text: String, into buffer: inout ByteBuffer) {
+        let lengthAt = buffer.writerIndex
+        buffer.writeInteger(Int32(0))
+        let length = buffer.writeString(text)
+        buffer.setInteger(Int32(length), at: lengthAt)
+    }
+
     /// Only ever bound through PostgresKit, which takes the binary encoding above.
     func encode(to encoder: any Encoder) throws {
-        throw BulkValueMismatch(kind: kind, value: .null)
+        throw EncodingError.invalidValue(
+            self,
+            .init(codingPath: encoder.codingPath, debugDescription: "a bulk column is bound only in PostgreSQL's binary array format")
+        )
     }
 }
 

@@ -78,11 +78,22 @@ public final class SQLStore: Sendable {
         _ keys: [Key],
         load: ([Key]) async throws -> [Key: Value]
     ) async throws -> [Key: Value] {
-        guard cachesHeard else { return try await load(keys) }
-        var (found, missing, epoch) = table.lookup(keys)
+        try await cached(table, keys, key: { $0 }, load: load)
+    }
+
+    /// The same for values a caller knows by a part of their key (a user's by uid): `key` makes
+    /// each id's key, and the values come back by id.
+    func cached<ID: Hashable & Sendable, Key: Hashable & Sendable, Value: Sendable>(
+        _ table: CacheTable<Key, Value>,
+        _ ids: [ID],
+        key: (ID) -> Key,
+        load: ([ID]) async throws -> [ID: Value]
+    ) async throws -> [ID: Value] {
+        guard cachesHeard else { return try await load(ids) }
+        var (found, missing, epoch) = table.lookup(ids, key: key)
         guard !missing.isEmpty else { return found }
         let loaded = try await load(missing)
-        table.store(loaded, loadedAt: epoch)
+        table.store(Dictionary(uniqueKeysWithValues: loaded.map { (key($0.key), $0.value) }), loadedAt: epoch)
         found.merge(loaded) { $1 }
         return found
     }
