@@ -182,12 +182,7 @@ let package = Package(
                 "HeraldServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings,
-            // The server allocates on every push (payloads, rows, frames, task contexts): with
-            // jemalloc it spends ~15 % less CPU per push than with glibc's allocator (measured by
-            // `herald-bench engine`, README "Speed"). Linked statically from Debian's
-            // `libjemalloc-dev`, so the binary needs no jemalloc where it runs.
-            linkerSettings: [.linkedLibrary(":libjemalloc_pic.a", .when(platforms: [.linux]))]
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "HeraldTestSupport",
