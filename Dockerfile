@@ -11,7 +11,7 @@ FROM debian:bookworm-slim
 
 ARG ARCHIVE
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates curl libsqlite3-0 tzdata \
+ && apt-get install -y --no-install-recommends ca-certificates curl libjemalloc2 libsqlite3-0 tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home-dir /var/lib/herald --shell /usr/sbin/nologin herald \
  && install -d -o herald -g herald -m 0700 /var/lib/herald \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves the release archive needs no Swift toolchain: unpacks it into a bare Debian bookworm
-# root made with debootstrap (minbase, the CA certificates and SQLite's library; no Swift, no build tools), starts
+# root made with debootstrap (minbase, the CA certificates, SQLite's library and jemalloc; no Swift, no build tools), starts
 # `herald serve` inside it with
 # chroot, and checks that /ready answers, an app is created and a test push reaches a stand-in
 # (an HTTPS webhook receiver outside the root, on 127.0.0.1).
@@ -18,12 +18,14 @@ HOOK_PORT=18443
 command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null; }
 
 # Debian's minimal system plus the CA certificates every server needs to reach Apple and Google
-# (without them no TLS connection to a provider can be verified) and the system's SQLite, which
-# Herald's embedded database links; no Swift, no compiler.
-if [ ! -f "$ROOT/etc/ssl/certs/ca-certificates.crt" ] || ! ls "$ROOT"/usr/lib/*/libsqlite3.so.0 >/dev/null 2>&1; then
+# (without them no TLS connection to a provider can be verified), the system's SQLite, which
+# Herald's embedded database links, and jemalloc, the allocator the server links; no Swift, no
+# compiler.
+if [ ! -f "$ROOT/etc/ssl/certs/ca-certificates.crt" ] || ! ls "$ROOT"/usr/lib/*/libsqlite3.so.0 >/dev/null 2>&1 \
+  || ! ls "$ROOT"/usr/lib/*/libjemalloc.so.2 >/dev/null 2>&1; then
   rm -rf "$ROOT"
-  echo "making a bare Debian bookworm root in $ROOT (debootstrap, minbase + ca-certificates)…"
-  debootstrap --variant=minbase --include=ca-certificates,libsqlite3-0 bookworm "$ROOT" http://deb.debian.org/debian >/dev/null
+  echo "making a bare Debian bookworm root in $ROOT (debootstrap, minbase + ca-certificates, libsqlite3-0, libjemalloc2)…"
+  debootstrap --variant=minbase --include=ca-certificates,libsqlite3-0,libjemalloc2 bookworm "$ROOT" http://deb.debian.org/debian >/dev/null
 fi
 echo "root: $(cat "$ROOT/etc/debian_version") — swift: $(chroot "$ROOT" /bin/sh -c 'command -v swift || echo none')"
 rm -rf "$ROOT/opt/herald" "$ROOT/var/lib/herald"
