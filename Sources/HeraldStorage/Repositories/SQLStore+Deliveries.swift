@@ -46,10 +46,11 @@ extension SQLStore: DeliveryRepository {
     }
 
     /// Claims pushes due for a retry, then pushes whose sender's lease ran out (its process died
-    /// before recording them), each through its own partial index.
+    /// before recording them), each through its own partial index, read in its order up to the
+    /// limit (``claimTransaction(_:)``).
     public func claimDeliveries(limit: Int, now: Date, claim: Claim) async throws -> [Delivery] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-        return try await transaction { db in
+        return try await claimTransaction { db in
             let due = try await db.raw(
                 """
                 UPDATE deliveries SET status = 'sending', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)

@@ -101,12 +101,11 @@ extension SQLStore: EventRepository {
     }
 
     public func claimEvents(limit: Int, now: Date, claim: Claim) async throws -> [StoredEvent] {
-        let postgres = dialect == .postgres
-        let skipLocked = postgres ? " FOR UPDATE SKIP LOCKED" : ""
-        // One statement, atomic by itself; the rows are parsed after the connection is free.
-        // Events whose lease ran out first, then pending ones by age: each found through an index
-        // of its own status (migration 18), read in its order up to the limit.
-        let claimRows: nonisolated(nonsending) @Sendable (any SQLDatabase) async throws -> [any SQLRow] = { db in
+        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        // One statement; the rows are parsed after the connection is free. Events whose lease
+        // ran out first, then pending ones by age: each found through an index of its own status
+        // (migration 18), read in its order up to the limit (``claimTransaction(_:)``).
+        let rows = try await claimTransaction { db in
             try await db.raw(
                 """
                 WITH expired AS (
@@ -121,22 +120,6 @@ extension SQLStore: EventRepository {
                 """
             ).rows()
         }
-        // PostgreSQL plans by its statistics, which lag a backlog: analysed when few events were
-        // pending (or never, on a new table), it estimates a handful of pending rows and reads
-        // them all through a bitmap, then sorts them, to keep the oldest few hundred. With
-        // 100,000 waiting, each claim read and sorted all of them (spilling to disk) while the
-        // backlog grew: measured, 33 ms per claim, nearly a third of PostgreSQL's statement time in a burst.
-        // An index scan in the index's order stops at the limit whatever the table holds, so the
-        // claim's transaction plans with bitmap and sequential scans off.
-        let rows =
-            postgres
-            ? try await transaction { db in
-                try await db.raw(
-                    "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)"
-                ).perform()
-                return try await claimRows(db)
-            }
-            : try await write(claimRows)
         return try rows.map(Self.storedEvent).sorted { $0.event.receivedAt < $1.event.receivedAt }
     }
 
