@@ -173,11 +173,15 @@ struct BenchServer {
         return server
     }
 
+    /// Stops the server and removes its data folder and CA file (the database is the caller's).
     func stop() async throws {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
         try await http.shutdown()
+        for path in [environment["HERALD_DATA_DIR"], environment["HERALD_CA_FILE"]].compactMap({ $0 }) {
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 }
