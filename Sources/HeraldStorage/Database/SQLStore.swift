@@ -149,6 +149,9 @@ public final class SQLStore: Sendable {
 
     /// ` FOR UPDATE` where the database has row locks (PostgreSQL); SQLite's transactions are serial.
     var forUpdate: String { dialect == .postgres ? " FOR UPDATE" : "" }
+    /// ` FOR UPDATE SKIP LOCKED` where the database has row locks (PostgreSQL): a claim passes over
+    /// rows another process is claiming. SQLite's transactions are serial.
+    var skipLocked: String { dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
 }
 
 // MARK: Row helpers

@@ -49,14 +49,13 @@ extension SQLStore: DeliveryRepository {
     /// before recording them), each through its own partial index, read in its order up to the
     /// limit (``claimTransaction(_:)``).
     public func claimDeliveries(limit: Int, now: Date, claim: Claim) async throws -> [Delivery] {
-        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-        return try await claimTransaction { db in
+        try await claimTransaction { db in
             let due = try await db.raw(
                 """
                 UPDATE deliveries SET status = 'sending', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= \(bind: now.ms)
-                    ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                    ORDER BY next_attempt_at LIMIT \(bind: limit)\(unsafeRaw: self.skipLocked))
                 RETURNING *
                 """
             ).rows().map(Self.delivery)
@@ -66,7 +65,7 @@ extension SQLStore: DeliveryRepository {
                 UPDATE deliveries SET lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (
                     SELECT id FROM deliveries WHERE status = 'sending' AND lease_until < \(bind: now.ms)
-                    ORDER BY lease_until LIMIT \(bind: limit - due.count)\(unsafeRaw: skipLocked))
+                    ORDER BY lease_until LIMIT \(bind: limit - due.count)\(unsafeRaw: self.skipLocked))
                 RETURNING *
                 """
             ).rows().map(Self.delivery)

@@ -101,7 +101,6 @@ extension SQLStore: EventRepository {
     }
 
     public func claimEvents(limit: Int, now: Date, claim: Claim) async throws -> [StoredEvent] {
-        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         // One statement; the rows are parsed after the connection is free. Events whose lease
         // ran out first, then pending ones by age: each found through an index of its own status
         // (migration 18), read in its order up to the limit (``claimTransaction(_:)``).
@@ -110,10 +109,10 @@ extension SQLStore: EventRepository {
                 """
                 WITH expired AS (
                     SELECT id FROM events WHERE status = 'fanning_out' AND lease_until < \(bind: now.ms)
-                    ORDER BY lease_until LIMIT \(bind: limit)\(unsafeRaw: skipLocked)),
+                    ORDER BY lease_until LIMIT \(bind: limit)\(unsafeRaw: self.skipLocked)),
                 pending AS (
                     SELECT id FROM events WHERE status = 'pending'
-                    ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                    ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: self.skipLocked))
                 UPDATE events SET status = 'fanning_out', lease_until = \(bind: claim.until.ms), lease_owner = \(bind: claim.owner)
                 WHERE id IN (SELECT id FROM expired UNION ALL SELECT id FROM pending LIMIT \(bind: limit))
                 RETURNING *
@@ -222,13 +221,13 @@ extension SQLStore: EventRepository {
     /// its own order, was a deadlock that failed the commit's batch.
     public func renewEventLeases(ids: [String], until: Date) async throws {
         guard !ids.isEmpty else { return }
-        let skipLocked = dialect == .postgres ? " ORDER BY id FOR UPDATE SKIP LOCKED" : ""
+        let lockInOrder = dialect == .postgres ? " ORDER BY id" + skipLocked : ""
         for chunk in ids.sorted().chunks(of: Self.rowChunk) {
             try await write { db in
                 try await db.raw(
                     """
                     UPDATE events SET lease_until = \(bind: until.ms)
-                    WHERE id IN (SELECT id FROM events WHERE id IN (\(binds: chunk)) AND status = 'fanning_out'\(unsafeRaw: skipLocked))
+                    WHERE id IN (SELECT id FROM events WHERE id IN (\(binds: chunk)) AND status = 'fanning_out'\(unsafeRaw: lockInOrder))
                     """
                 ).perform()
             }

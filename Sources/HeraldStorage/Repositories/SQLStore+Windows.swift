@@ -19,7 +19,6 @@ extension SQLStore: NoticeWindowRepository {
     }
 
     public func claimDueWindows(limit: Int, now: Date, claim: Claim) async throws -> [NoticeWindow] {
-        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         let rows = try await write { db in
             try await db.raw(
                 """
@@ -27,7 +26,7 @@ extension SQLStore: NoticeWindowRepository {
                 WHERE (app_id, uid, conversation_id, kind) IN (
                     SELECT app_id, uid, conversation_id, kind FROM notice_windows
                     WHERE closes_at <= \(bind: now.ms) AND (lease_until IS NULL OR lease_until < \(bind: now.ms))
-                    ORDER BY closes_at LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                    ORDER BY closes_at LIMIT \(bind: limit)\(unsafeRaw: self.skipLocked))
                 RETURNING *
                 """
             ).rows()
