@@ -84,7 +84,9 @@ public struct EventIntake: Sendable {
             throw error
         }
         // An event whose client id was used before is not stored (its first event's id stands in).
-        let stored = zip(parsed, ids).filter { $0.0.id == $0.1 }.map { StoredEvent(event: $0.0, status: .fanningOut) }
+        var stored: [StoredEvent] = []
+        stored.reserveCapacity(parsed.count)
+        for index in parsed.indices where parsed[index].id == ids[index] { stored.append(StoredEvent(event: parsed[index], status: .fanningOut)) }
         handOff.hand(stored, reserved: parsed.count)
         observer.accepted(events: parsed.count)
         return ids

@@ -91,23 +91,30 @@ extension JSONValue {
         }
     }
 
-    /// Appends `string` as a JSON string, quoted and escaped.
+    /// Appends `string` as a JSON string, quoted and escaped. Read in place (a native string's
+    /// bytes are contiguous): no copy of the string is made to be read, which on every push's
+    /// payload was a retain and a release per string.
     public static func write(string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            // Runs that need no escape (nearly all text) are copied whole.
-            var start = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                appendEscaped(byte, into: &out)
-                start = index + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        if string.utf8.withContiguousStorageIfAvailable({ appendEscaping($0, into: &out) }) == nil {
+            var string = string
+            string.withUTF8 { appendEscaping($0, into: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 text escaped for a JSON string: runs that need no escape (nearly all text)
+    /// are copied whole.
+    private static func appendEscaping(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var start = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            appendEscaped(byte, into: &out)
+            start = index + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
     private static func appendEscaped(_ byte: UInt8, into out: inout [UInt8]) {

@@ -183,7 +183,10 @@ public final class APNsClient: Sendable {
         let priority = notification.priority ?? (notification.pushType == .background ? 5 : 10)
         headers.add(name: "apns-priority", value: priority == 10 ? "10" : priority == 5 ? "5" : String(priority))
         if let expiration = notification.expiration.headerValue { headers.add(name: "apns-expiration", value: expiration) }
-        if let collapseId = notification.collapseId { headers.add(name: "apns-collapse-id", value: collapseId) }
+        // Never indexed, like the path: a collapse id is a message's or a call's, so each 1:1
+        // push would add one to the connection's HPACK table, pushing the provider token out
+        // (sent whole again) and making every later header's lookup walk ~70 entries, not ~8.
+        if let collapseId = notification.collapseId { headers.add(name: "apns-collapse-id", value: collapseId, indexing: .nonIndexable) }
         if let apnsId = notification.apnsId { headers.add(name: "apns-id", value: apnsId.uuidString.lowercased(), indexing: .nonIndexable) }
         return headers
     }
