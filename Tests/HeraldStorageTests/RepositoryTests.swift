@@ -272,30 +272,7 @@ struct RepositoryTests {
         )
 
         func step(_ uids: [String], from: String?, to: String?) -> FanOutStep {
-            let deliveries = uids.map { uid in
-                Delivery(
-                    appId: f.appId,
-                    subject: .event(event.id),
-                    uid: uid,
-                    target: .token("token-" + uid),
-                    providerId: "fcm-1",
-                    platform: .fcmAndroid,
-                    route: .alert,
-                    status: .delivered,
-                    createdAt: f.now
-                )
-            }
-            return FanOutStep(
-                appId: f.appId,
-                eventId: event.id,
-                deliveries: deliveries,
-                unreadIncrements: uids.map { UnreadKey(uid: $0, conversationId: "group_g1") },
-                fromCursor: from,
-                cursor: to,
-                done: to == nil,
-                recipients: uids.count,
-                leaseUntil: later.addingTimeInterval(60)
-            )
+            Self.fanOutStep(f, eventId: event.id, uids, from: from, to: to, leaseUntil: later.addingTimeInterval(60))
         }
         // Page one, recorded by the second worker, then by the slow first one.
         #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later) == [event.id])
@@ -314,6 +291,56 @@ struct RepositoryTests {
         let unread = try await f.store.unreadCounts(appId: f.appId, uids: ["bo", "cy", "di"])
         #expect(unread == ["bo": ["group_g1": 1], "cy": ["group_g1": 1], "di": ["group_g1": 1]])
         try await f.store.shutdown()
+    }
+
+    /// A page naming a recipient whose delivery of the event is already stored (`deliveries_once`)
+    /// keeps that one and records the rest: the clash is not an error, and nothing is lost.
+    @Test(arguments: TestBackend.available)
+    func aDeliveryStoredBeforeIsKeptOnce(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let event = try await f.groupMessage("evt_" + f.appId, claimedUntil: f.now.addingTimeInterval(60))
+        let lease = f.now.addingTimeInterval(60)
+        #expect(
+            try await f.store.commitFanOut([Self.fanOutStep(f, eventId: event.id, ["bo", "cy"], from: nil, to: "cy", leaseUntil: lease)], at: f.now)
+                == [event.id]
+        )
+        #expect(
+            try await f.store.commitFanOut([Self.fanOutStep(f, eventId: event.id, ["cy", "di"], from: "cy", to: nil, leaseUntil: lease)], at: f.now)
+                == [event.id]
+        )
+        let logged = try await f.store.deliveries(appId: f.appId, filter: DeliveryFilter(eventId: event.id), after: nil, limit: 50)
+        #expect(logged.map(\.uid).sorted() == ["bo", "cy", "di"])
+        #expect(try await f.store.storedEvent(appId: f.appId, id: event.id)?.status == .done)
+        try await f.store.shutdown()
+    }
+
+    /// A fan-out step of a group message to `uids` (a delivery each, new ids), from one page's
+    /// cursor to the next's (nil: the last page).
+    static func fanOutStep(_ f: Fixture, eventId: String, _ uids: [String], from: String?, to: String?, leaseUntil: Date) -> FanOutStep {
+        let deliveries = uids.map { uid in
+            Delivery(
+                appId: f.appId,
+                subject: .event(eventId),
+                uid: uid,
+                target: .token("token-" + uid),
+                providerId: "fcm-1",
+                platform: .fcmAndroid,
+                route: .alert,
+                status: .delivered,
+                createdAt: f.now
+            )
+        }
+        return FanOutStep(
+            appId: f.appId,
+            eventId: eventId,
+            deliveries: deliveries,
+            unreadIncrements: uids.map { UnreadKey(uid: $0, conversationId: "group_g1") },
+            fromCursor: from,
+            cursor: to,
+            done: to == nil,
+            recipients: uids.count,
+            leaseUntil: leaseUntil
+        )
     }
 
     /// The dashboard's reads: users found by part of their uid or name (any case, `%` and `_`

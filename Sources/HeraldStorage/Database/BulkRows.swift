@@ -37,6 +37,10 @@ enum BulkConflict: Sendable {
     case fail
     /// Keeps the row already there.
     case ignore
+    /// Keeps the row already there when the unique index on `columns` holds it; a clash with any
+    /// other unique index fails the statement. Named, PostgreSQL checks that one index before
+    /// each insert instead of every unique index of the table.
+    case ignoreDuplicate(of: [String])
     /// Updates the row already there: `set` in SQL, `excluded.<column>` naming the new values.
     case update(keys: [String], set: String)
 
@@ -44,6 +48,7 @@ enum BulkConflict: Sendable {
         switch self {
         case .fail: ""
         case .ignore: " ON CONFLICT DO NOTHING"
+        case .ignoreDuplicate(let columns): " ON CONFLICT (\(columns.joined(separator: ", "))) DO NOTHING"
         case .update(let keys, let set): " ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET \(set)"
         }
     }

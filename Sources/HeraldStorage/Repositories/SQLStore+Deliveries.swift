@@ -13,6 +13,9 @@ extension SQLStore: DeliveryRepository {
         .text("style"), .text("lease_owner"),
     ]
 
+    /// The columns of `deliveries_once`: one delivery of an event to a recipient's target.
+    static let deliveryOnce = ["event_id", "uid", "target"]
+
     static func deliveryRow(_ d: Delivery) -> [BulkValue] {
         [
             BulkValue(d.id), BulkValue(d.appId), BulkValue(d.subject.id), BulkValue(d.subject.kind.rawValue), BulkValue(d.uid),

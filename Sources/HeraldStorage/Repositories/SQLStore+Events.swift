@@ -156,11 +156,15 @@ extension SQLStore: EventRepository {
                 for row in rows { recorded.insert(try row.string("id")) }
             }
             let kept = recorded.count == steps.count ? steps : steps.filter { recorded.contains($0.eventId) }
+            // A recipient's delivery of an event already stored (`deliveries_once`) is kept; the
+            // ids are new (`dlv_`, time-ordered with a random part), so that is the only clash
+            // to look for before each row (PostgreSQL checked the primary key too: ~5 % of its
+            // time in a 1:1 run).
             try await db.insert(
                 into: "deliveries",
                 columns: Self.deliveryColumns,
                 rows: kept.flatMap { $0.deliveries.lazy.map(Self.deliveryRow) },
-                conflict: .ignore
+                conflict: .ignoreDuplicate(of: Self.deliveryOnce)
             )
             try await Self.applyWindowChanges(kept.flatMap(\.windowChanges), db: db)
             var increments: [UnreadCount: Int] = [:]
