@@ -158,8 +158,8 @@ extension SQLStore: EventRepository {
             let kept = recorded.count == steps.count ? steps : steps.filter { recorded.contains($0.eventId) }
             // A recipient's delivery of an event already stored (`deliveries_once`) is kept; the
             // ids are new (`dlv_`, time-ordered with a random part), so that is the only clash
-            // to look for before each row (PostgreSQL checked the primary key too: ~5 % of its
-            // time in a 1:1 run).
+            // to look for before each row (unnamed, PostgreSQL checked the primary key too: the
+            // insert took ~38 µs a row in a 1:1 run, ~34 µs named).
             try await db.insert(
                 into: "deliveries",
                 columns: Self.deliveryColumns,
