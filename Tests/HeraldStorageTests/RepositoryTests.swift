@@ -256,6 +256,28 @@ struct RepositoryTests {
         try await f.store.shutdown()
     }
 
+    /// A lease renewal writes only the leases that would run out before the next one: a lease with
+    /// time to spare keeps its end (and its row is not written again).
+    @Test(arguments: TestBackend.available)
+    func aLeaseIsRenewedOnlyWhenItWouldRunOutSoon(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let ending = try await f.groupMessage("evt_a" + f.appId, claimedUntil: f.now.addingTimeInterval(3))
+        let spare = try await f.groupMessage("evt_b" + f.appId, claimedUntil: f.now.addingTimeInterval(100))
+        try await f.store.renewEventLeases(
+            ids: [ending.id, spare.id],
+            until: f.now.addingTimeInterval(60),
+            endingBefore: f.now.addingTimeInterval(40)
+        )
+        func claimable(at seconds: TimeInterval) async throws -> [String] {
+            let at = f.now.addingTimeInterval(seconds)
+            return try await f.store.claimEvents(limit: 10, now: at, claim: Claim(owner: "other", until: at.addingTimeInterval(600))).map(\.event.id)
+        }
+        #expect(try await claimable(at: 50).isEmpty, "the lease that was ending now runs to 60 s")
+        #expect(try await claimable(at: 70) == [ending.id], "and the one with time to spare still ends at 100 s, not 60")
+        #expect(try await claimable(at: 110) == [spare.id])
+        try await f.store.shutdown()
+    }
+
     /// Two workers on one event (the first was slow and its lease ran out): whoever records a
     /// page first wins; the other's step records nothing — no second delivery, no doubled
     /// unread count or recipient count — and is told so, so it does not go on to the next page.

@@ -163,15 +163,23 @@ public struct FanOut: Sendable {
     }
 
     /// Renews, every third of a lease, the leases of the events this process holds (waiting in
-    /// the hand-off or being worked on), until cancelled. A worker starved for longer than a
-    /// lease may still be overtaken; then the first to record a page wins (``FanOutStep``).
+    /// the hand-off or being worked on), until cancelled: those that would end before the round
+    /// after next (a lease taken or renewed less than a third of a lease ago is left as it is,
+    /// so that a burst worked off within a lease is never written again). A worker starved for
+    /// longer than a lease may still be overtaken; then the first to record a page wins
+    /// (``FanOutStep``).
     public func renewLeases() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(lease / 3))
             guard !Task.isCancelled else { return }
             let ids = handOff.heldIds
             guard !ids.isEmpty else { continue }
-            try? await ports.events.renewEventLeases(ids: ids, until: clock.now().addingTimeInterval(lease))
+            let now = clock.now()
+            try? await ports.events.renewEventLeases(
+                ids: ids,
+                until: now.addingTimeInterval(lease),
+                endingBefore: now.addingTimeInterval(lease * 2 / 3)
+            )
         }
     }
 }

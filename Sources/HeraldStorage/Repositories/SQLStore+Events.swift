@@ -220,18 +220,26 @@ extension SQLStore: EventRepository {
         }
     }
 
-    /// On PostgreSQL an event a fan-out commit holds is skipped (it is being finished): renewing
-    /// every held event in one statement while a commit updated some of them, each locking rows in
-    /// its own order, was a deadlock that failed the commit's batch.
-    public func renewEventLeases(ids: [String], until: Date) async throws {
+    /// The leases that end soon are found first, through `events_leased` (a process may hold
+    /// 100,000 events, few of them for long), and only those held are written. On PostgreSQL an
+    /// event a fan-out commit holds is skipped (it is being finished): renewing every held event in
+    /// one statement while a commit updated some of them, each locking rows in its own order, was
+    /// a deadlock that failed the commit's batch.
+    public func renewEventLeases(ids: [String], until: Date, endingBefore: Date) async throws {
         guard !ids.isEmpty else { return }
+        let ending = try await lookup { db in
+            try await db.raw("SELECT id FROM events WHERE status = 'fanning_out' AND lease_until < \(bind: endingBefore.ms)").rows()
+        }
+        let held = Set(ids)
+        let due = try ending.map { try $0.string("id") }.filter(held.contains)
         let lockInOrder = dialect == .postgres ? " ORDER BY id" + skipLocked : ""
-        for chunk in ids.sorted().chunks(of: Self.rowChunk) {
+        for chunk in due.sorted().chunks(of: Self.rowChunk) {
             try await write { db in
                 try await db.raw(
                     """
                     UPDATE events SET lease_until = \(bind: until.ms)
-                    WHERE id IN (SELECT id FROM events WHERE id IN (\(binds: chunk)) AND status = 'fanning_out'\(unsafeRaw: lockInOrder))
+                    WHERE id IN (
+                        SELECT id FROM events WHERE id IN (\(binds: chunk)) AND status = 'fanning_out' AND lease_until < \(bind: endingBefore.ms)\(unsafeRaw: lockInOrder))
                     """
                 ).perform()
             }
