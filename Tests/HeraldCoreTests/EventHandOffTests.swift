@@ -25,22 +25,42 @@ struct EventHandOffTests {
 
     @Test func aFullHandOffSendsEventsToTheTableAndAsksForAClaim() throws {
         let handOff = EventHandOff(capacity: 3, claimInterval: .seconds(3_600))
-        #expect(handOff.reserve(2))
-        #expect(!handOff.reserve(2), "past capacity: store them unclaimed")
+        #expect(handOff.reserve(2, bytes: 0))
+        #expect(!handOff.reserve(2, bytes: 0), "past capacity: store them unclaimed")
         let ticket = try #require(handOff.claimTicket(), "and the fan-out is told to claim from the table")
         #expect(handOff.claimTicket() != nil, "by every worker, until a claim comes back short")
         handOff.claimed(1, of: 2, ticket: ticket)
         #expect(handOff.claimTicket() == nil)
-        handOff.hand(Self.events(["e1"]), reserved: 2)  // one of two was an idempotent repeat
-        #expect(handOff.count == 1 && handOff.reserve(2))
-        handOff.cancel(2)
-        #expect(handOff.reserve(2))
+        handOff.hand(Self.events(["e1"]), reserved: 2, bytes: 0)  // one of two was an idempotent repeat
+        #expect(handOff.count == 1 && handOff.reserve(2, bytes: 0))
+        handOff.cancel(2, bytes: 0)
+        #expect(handOff.reserve(2, bytes: 0))
+    }
+
+    @Test func thePostsBytesBoundWhatWaitsAndAreGivenBackAsEventsAreTaken() {
+        let handOff = EventHandOff(capacity: 100, byteCapacity: 1_000, claimInterval: .seconds(3_600))
+        #expect(handOff.reserve(2, bytes: 5_000), "a post larger than the bound goes in when nothing waits")
+        #expect(!handOff.reserve(1, bytes: 1), "and nothing else while it does")
+        handOff.hand(Self.events(["e1", "e2"]), reserved: 2, bytes: 5_000)
+        #expect(handOff.bytes == 5_000)
+        #expect(handOff.take(1).map(\.event.id) == ["e1"] && handOff.bytes == 2_500, "each event carries its share of its post")
+        #expect(handOff.take(1).map(\.event.id) == ["e2"] && handOff.bytes == 0)
+
+        #expect(handOff.reserve(3, bytes: 600))
+        #expect(!handOff.reserve(1, bytes: 500), "600 reserved and 500 more is past 1,000")
+        #expect(handOff.reserve(1, bytes: 400))
+        handOff.hand(Self.events(["e3", "e4"]), reserved: 3, bytes: 600)  // one of three was an idempotent repeat
+        #expect(handOff.bytes == 400 + 400, "the repeat's share is given back")
+        handOff.cancel(1, bytes: 400)
+        handOff.requeue(Self.events(["e2"]))
+        #expect(handOff.bytes == 400, "a next page is counted in no post")
+        #expect(handOff.take(5).map(\.event.id) == ["e3", "e4", "e2"] && handOff.bytes == 0)
     }
 
     @Test func eventsAreTakenOldestFirstAndHeldUntilReleased() {
         let handOff = EventHandOff(capacity: 10)
-        _ = handOff.reserve(3)
-        handOff.hand(Self.events(["e1", "e2", "e3"]), reserved: 3)
+        _ = handOff.reserve(3, bytes: 300)
+        handOff.hand(Self.events(["e1", "e2", "e3"]), reserved: 3, bytes: 300)
         let taken = handOff.take(2)
         #expect(taken.map(\.event.id) == ["e1", "e2"] && handOff.count == 1)
         handOff.hold(taken.map(\.event.id))

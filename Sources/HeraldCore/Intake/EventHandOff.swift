@@ -6,13 +6,23 @@ import Synchronization
 /// them here. If the process dies first, the lease runs out and any worker claims them from the
 /// table — the hand-off saves work, it never holds the only copy.
 ///
-/// Bounded: when the fan-out falls behind, new events are stored unclaimed instead and wait in
-/// the table (and the fan-out is told to claim from there).
+/// Bounded, in events and in the bytes they were posted as: when the fan-out falls behind, new
+/// events are stored unclaimed instead and wait in the table (and the fan-out is told to claim
+/// from there). Each event it holds saves a claim later, which writes the event again (on
+/// PostgreSQL a new version in each of its indexes) and reads and parses it back.
 public final class EventHandOff: Sendable {
+    /// An event waiting, with its share of the bytes its post took.
+    struct Held {
+        var stored: StoredEvent
+        var bytes: Int
+    }
+
     struct State {
-        var queue: [StoredEvent] = []
+        var queue: [Held] = []
         var head = 0
         var reserved = 0
+        /// Posted bytes of the events waiting and of those reserved.
+        var bytes = 0
         /// Notices that events wait in the table (stored unclaimed, leases taken over), counted.
         var noticed: UInt64 = 0
         /// Notices up to this one were followed by a claim that came back short: the table had
@@ -24,53 +34,72 @@ public final class EventHandOff: Sendable {
     }
 
     public let capacity: Int
+    /// Posted bytes (JSON) of the events waiting at most: what bounds the memory they take, ~1.3 KB
+    /// for a chat message of ~500 bytes. A post is let in when nothing waits, however large.
+    public let byteCapacity: Int
     /// How often the fan-out claims from the table even while the hand-off keeps it busy (other
     /// processes' abandoned events, retried pages).
     public let claimInterval: Duration
     private let state = Mutex(State())
 
-    public init(capacity: Int = 2_000, claimInterval: Duration = .seconds(1)) {
+    public init(capacity: Int = 2_000, byteCapacity: Int = 64 << 20, claimInterval: Duration = .seconds(1)) {
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
         self.claimInterval = claimInterval
     }
 
-    /// Makes room for `count` events; false when the hand-off is full (store them unclaimed).
-    public func reserve(_ count: Int) -> Bool {
+    /// Makes room for `count` events posted as `bytes` of JSON; false when the hand-off is full
+    /// (store them unclaimed).
+    public func reserve(_ count: Int, bytes: Int) -> Bool {
         state.withLock { state in
-            guard state.queue.count - state.head + state.reserved + count <= capacity else {
+            let waiting = state.queue.count - state.head + state.reserved
+            guard waiting + count <= capacity, waiting == 0 || state.bytes + bytes <= byteCapacity else {
                 state.noticed += 1
                 return false
             }
             state.reserved += count
+            state.bytes += bytes
             return true
         }
     }
 
-    /// Hands over stored events, releasing a reservation of `reserved` (some of which may not
-    /// have been stored: an idempotent repeat).
-    public func hand(_ events: [StoredEvent], reserved: Int) {
+    /// Hands over stored events, releasing a reservation of `reserved` events and `bytes` (some
+    /// of which may not have been stored: an idempotent repeat; each stored one keeps its share).
+    public func hand(_ events: [StoredEvent], reserved: Int, bytes: Int) {
+        let share = reserved > 0 ? bytes / reserved : 0
         state.withLock { state in
             state.reserved -= reserved
-            state.queue += events
+            state.bytes -= bytes - share * events.count
+            for event in events { state.queue.append(Held(stored: event, bytes: share)) }
         }
     }
 
     /// Gives back a reservation whose events were not stored.
-    public func cancel(_ reserved: Int) {
-        state.withLock { $0.reserved -= reserved }
+    public func cancel(_ reserved: Int, bytes: Int) {
+        state.withLock { state in
+            state.reserved -= reserved
+            state.bytes -= bytes
+        }
     }
 
-    /// An event this process keeps claimed for its next page.
+    /// An event this process keeps claimed for its next page (counted in no post's bytes).
     public func requeue(_ events: [StoredEvent]) {
         guard !events.isEmpty else { return }
-        state.withLock { $0.queue += events }
+        state.withLock { state in
+            for event in events { state.queue.append(Held(stored: event, bytes: 0)) }
+        }
     }
 
     /// Up to `limit` events, oldest first.
     public func take(_ limit: Int) -> [StoredEvent] {
         state.withLock { state in
             let end = min(state.queue.count, state.head + limit)
-            let taken = Array(state.queue[state.head..<end])
+            var taken: [StoredEvent] = []
+            taken.reserveCapacity(end - state.head)
+            for index in state.head..<end {
+                taken.append(state.queue[index].stored)
+                state.bytes -= state.queue[index].bytes
+            }
             state.head = end
             if state.head > 1_024, state.head * 2 > state.queue.count {
                 state.queue.removeFirst(state.head)
@@ -101,7 +130,7 @@ public final class EventHandOff: Sendable {
     public var heldIds: [String] {
         state.withLock { state in
             var ids = Set(state.inFlight.keys)
-            for event in state.queue[state.head...] { ids.insert(event.event.id) }
+            for held in state.queue[state.head...] { ids.insert(held.stored.event.id) }
             return Array(ids)
         }
     }
@@ -143,4 +172,7 @@ public final class EventHandOff: Sendable {
 
     /// Events waiting here.
     public var count: Int { state.withLock { $0.queue.count - $0.head } }
+
+    /// Posted bytes of the events waiting here and of those reserved.
+    public var bytes: Int { state.withLock { $0.bytes } }
 }

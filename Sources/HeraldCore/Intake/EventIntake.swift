@@ -28,8 +28,8 @@ public struct EventIntake: Sendable {
     }
 
     /// Parses and stores; returns the event ids in order (an already-used client id gives the
-    /// first event's id, and nothing new is stored for it).
-    public func accept(appId: String, body: JSONValue) async throws -> [String] {
+    /// first event's id, and nothing new is stored for it). `bytes`: the body's size as posted.
+    public func accept(appId: String, body: JSONValue, bytes: Int? = nil) async throws -> [String] {
         // Milliseconds, as stored: the body parsed again from storage is the one parsed now.
         let now = clock.now().asStored
         var items: [(JSONValue, String)] = []
@@ -62,16 +62,21 @@ public struct EventIntake: Sendable {
                 )
             )
         }
-        return try await accept(parsed, paths: items.map(\.1))
+        return try await accept(parsed, paths: items.map(\.1), bytes: bytes)
     }
+
+    /// What an event is taken to weigh in the hand-off when the size of its post is not known.
+    static let assumedEventBytes = 1_024
 
     /// Stores events made in code (all of one app), hands them to this process's fan-out when
     /// it has room, and returns their ids — for an event whose client id was used before, the
-    /// first event's id (the event is not stored again). `paths` name each event in an error.
-    public func accept(_ parsed: [ChatEvent], paths: [String]? = nil) async throws -> [String] {
+    /// first event's id (the event is not stored again). `paths` name each event in an error;
+    /// `bytes` is the size of their post, when they were posted.
+    public func accept(_ parsed: [ChatEvent], paths: [String]? = nil, bytes: Int? = nil) async throws -> [String] {
         let paths = paths ?? parsed.map { _ in "" }
         let now = parsed.first?.receivedAt ?? clock.now()
-        guard let handOff, handOff.reserve(parsed.count) else {
+        let bytes = bytes ?? parsed.count * Self.assumedEventBytes
+        guard let handOff, handOff.reserve(parsed.count, bytes: bytes) else {
             let ids = try await insert(parsed, claim: nil, paths: paths)
             observer.accepted(events: parsed.count)
             return ids
@@ -80,14 +85,19 @@ public struct EventIntake: Sendable {
         do {
             ids = try await insert(parsed, claim: claims.claim(at: now), paths: paths)
         } catch {
-            handOff.cancel(parsed.count)
+            handOff.cancel(parsed.count, bytes: bytes)
             throw error
         }
         // An event whose client id was used before is not stored (its first event's id stands in).
         var stored: [StoredEvent] = []
         stored.reserveCapacity(parsed.count)
-        for index in parsed.indices where parsed[index].id == ids[index] { stored.append(StoredEvent(event: parsed[index], status: .fanningOut)) }
-        handOff.hand(stored, reserved: parsed.count)
+        for index in parsed.indices where parsed[index].id == ids[index] {
+            // What was posted is stored; the fan-out needs only the parsed body (half the memory).
+            var event = parsed[index]
+            event.posted = nil
+            stored.append(StoredEvent(event: event, status: .fanningOut))
+        }
+        handOff.hand(stored, reserved: parsed.count, bytes: bytes)
         observer.accepted(events: parsed.count)
         return ids
     }

@@ -18,8 +18,8 @@ enum HotRoutes {
     static func register<Context: RequestContext>(on router: Router<Context>, services: HeraldServices) {
         router.post("/v1/events") { request, _ -> Response in
             let appId = try await services.authenticator.admin(bearer: RequestCredentials.bearer, expectedAppId: RequestCredentials.appHeader)
-            let json = try await jsonBody(request)
-            let ids = try await services.acceptEvents(appId: appId, body: json)
+            let (json, bytes) = try await jsonBody(request)
+            let ids = try await services.acceptEvents(appId: appId, body: json, bytes: bytes)
             let answer = JSONValue.object(["eventIds": .array(ids.map(JSONValue.string))]).jsonBytes()
             return Response(
                 status: .accepted,
@@ -30,7 +30,7 @@ enum HotRoutes {
         registerFeed(on: router, services: services)
         router.post("/v1/me/push-tokens") { request, _ -> Response in
             let session = try await services.authenticator.user(bearer: RequestCredentials.bearer)
-            let json = try await jsonBody(request)
+            let (json, _) = try await jsonBody(request)
             let registration = try await PushTokenRequest(json: json).register(session: session, tokens: services.tokens)
             return Response(
                 status: .ok,
@@ -41,12 +41,13 @@ enum HotRoutes {
     }
 
     /// A request's JSON body: `415` for another media type, `400` for text that is not JSON.
-    static func jsonBody(_ request: Request) async throws -> JSONValue {
+    /// The body parsed, and its size.
+    static func jsonBody(_ request: Request) async throws -> (JSONValue, bytes: Int) {
         guard JSONContentType.matches(request.headers[.contentType]) else { throw JSONContentType.refusal(request.headers[.contentType]) }
         var request = request
         let body = try await request.collectBody(upTo: .max)
         do {
-            return try body.withUnsafeReadableBytes { try JSONValue(jsonBytes: $0) }
+            return (try body.withUnsafeReadableBytes { try JSONValue(jsonBytes: $0) }, body.readableBytes)
         } catch {
             throw HeraldError(.badRequest, code: "malformed_json", "the request body is not valid JSON", details: ["reason": "\(error)"])
         }

@@ -92,10 +92,12 @@ public struct HeraldServices: Sendable {
             ),
             clock: clock,
             claims: claims,
-            // One process owns an SQLite file and takes over all its claims at start, so it may
-            // keep many accepted events parsed in hand; processes sharing PostgreSQL keep few, so
-            // that the others get their share.
-            handOff: EventHandOff(capacity: store.isShared ? 2_000 : 20_000)
+            // A burst is fanned out from memory, not claimed again from the table: up to 100,000
+            // events or 64 MiB of posts (~130 MB held). What a process holds no other takes while
+            // it lives (processes sharing PostgreSQL each hold what they accepted; a balancer
+            // spreads a burst over them); when it dies, a restart (SQLite) or a survivor
+            // (PostgreSQL, its heartbeat gone) takes over within seconds.
+            handOff: EventHandOff(capacity: 100_000, byteCapacity: 64 << 20)
         )
         self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, claims: claims)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)
@@ -122,9 +124,9 @@ public struct HeraldServices: Sendable {
         self.clock = clock
     }
 
-    /// Stores posted events and wakes the fan-out.
-    public func acceptEvents(appId: String, body: JSONValue) async throws -> [String] {
-        let ids = try await intake.accept(appId: appId, body: body)
+    /// Stores posted events (`bytes`: the size of the post) and wakes the fan-out.
+    public func acceptEvents(appId: String, body: JSONValue, bytes: Int? = nil) async throws -> [String] {
+        let ids = try await intake.accept(appId: appId, body: body, bytes: bytes)
         await engine.eventsAccepted()
         return ids
     }
