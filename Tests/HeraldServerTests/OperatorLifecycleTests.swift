@@ -28,9 +28,18 @@ struct OperatorLifecycleTests {
             limits.rateLimit: 50
             webhooks:
               allowPrivate: true
+            engine:
+              handOffMiB: 16
             """
         )
         let fromFile = try await HeraldConfigurationLoader(environment: [:], file: path).load()
+        #expect(fromFile.handOffMiB == 16)
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("herald-handoff-\(UUID().uuidString)")
+        let services = try HeraldServices(store: try await SQLStore.open(.sqlite(path: database.path + ".sqlite")), configuration: fromFile)
+        let handOff = services.engine.fanOut.handOff
+        #expect(handOff.byteCapacity == 16 << 20 && handOff.capacity == 16 * 1_600, "the fan-out holds what the setting says")
+        try await services.shutdown()
+        for suffix in [".sqlite", ".sqlite-wal", ".sqlite-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         #expect(fromFile.port == 9000 && fromFile.host == "127.0.0.1" && fromFile.database == .sqlite(path: "/var/lib/herald/herald.sqlite"))
         #expect(fromFile.logLevel == .warning && fromFile.logFormat == "text" && fromFile.allowPrivateWebhooks)
         #expect(fromFile.rateLimits.apiKey?.rate == 50 && fromFile.secretKey == String(repeating: "ab", count: 32))

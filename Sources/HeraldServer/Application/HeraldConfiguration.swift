@@ -35,6 +35,10 @@ public struct HeraldConfiguration: Sendable {
     /// How long a claimed event or delivery belongs to its process before another may take it
     /// over (`HERALD_ENGINE_LEASE_SECONDS`): the longest a killed process's work waits.
     public var engineLease: TimeInterval = 60
+    /// Accepted events the intake hands straight to this process's fan-out, in MiB of their posts
+    /// (`HERALD_ENGINE_HANDOFF_MIB`), and at most 1,600 events a MiB; past that they wait in the
+    /// table.
+    public var handOffMiB = 64
     /// Serve `/metrics` on this port only (`HERALD_METRICS_PORT`), not on the API's.
     public var metricsPort: Int?
     /// An OpenTelemetry collector's OTLP/HTTP address (`HERALD_OTEL_ENDPOINT`): traces are exported
@@ -86,6 +90,7 @@ public struct HeraldConfiguration: Sendable {
             configuration.realtime.pingInterval = .seconds(seconds)
         }
         if let seconds = environment["HERALD_ENGINE_LEASE_SECONDS"].flatMap(Double.init), seconds >= 1 { configuration.engineLease = seconds }
+        if let mebibytes = environment["HERALD_ENGINE_HANDOFF_MIB"].flatMap(Int.init), mebibytes > 0 { configuration.handOffMiB = mebibytes }
         if let port = environment["HERALD_METRICS_PORT"].flatMap(Int.init), port > 0 { configuration.metricsPort = port }
         if let endpoint = environment["HERALD_OTEL_ENDPOINT"], !endpoint.isEmpty { configuration.otelEndpoint = endpoint }
         if let wire = environment["HERALD_OTEL_PROTOCOL"], !wire.isEmpty { configuration.otelProtocol = wire }

@@ -92,12 +92,12 @@ public struct HeraldServices: Sendable {
             ),
             clock: clock,
             claims: claims,
-            // A burst is fanned out from memory, not claimed again from the table: up to 100,000
-            // events or 64 MiB of posts (~130 MB held). What a process holds no other takes while
-            // it lives (processes sharing PostgreSQL each hold what they accepted; a balancer
+            // A burst is fanned out from memory, not claimed again from the table: by default up to
+            // 64 MiB of posts or 102,400 events (~130 MB held). What a process holds no other takes
+            // while it lives (processes sharing PostgreSQL each hold what they accepted; a balancer
             // spreads a burst over them); when it dies, a restart (SQLite) or a survivor
             // (PostgreSQL, its heartbeat gone) takes over within seconds.
-            handOff: EventHandOff(capacity: 100_000, byteCapacity: 64 << 20)
+            handOff: EventHandOff(capacity: configuration.handOffMiB * 1_600, byteCapacity: configuration.handOffMiB << 20)
         )
         self.intake = EventIntake(events: store, observer: observer, clock: clock, handOff: engine.fanOut.handOff, claims: claims)
         self.preferences = PreferenceManagement(apps: store, users: store, preferences: store, clock: clock)

@@ -70,6 +70,12 @@ public struct HeraldSetting: Sendable {
             kind: .positiveNumber,
             help: "how long a claimed event belongs to its process"
         ),
+        .init(
+            key: "engine.handOffMiB",
+            environment: "HERALD_ENGINE_HANDOFF_MIB",
+            kind: .positiveInt,
+            help: "accepted events held in memory for the fan-out: MiB of their posts, and 1,600 events per MiB (~2 MB of memory per MiB)"
+        ),
         .init(key: "providers.apnsSandboxURL", environment: "HERALD_APNS_SANDBOX_URL", kind: .url, help: "APNs development host"),
         .init(key: "providers.apnsProductionURL", environment: "HERALD_APNS_PRODUCTION_URL", kind: .url, help: "APNs production host"),
         .init(key: "providers.fcmURL", environment: "HERALD_FCM_URL", kind: .url, help: "FCM send base"),
