@@ -163,11 +163,11 @@ public struct FanOut: Sendable {
     }
 
     /// Renews, every third of a lease, the leases of the events this process holds (waiting in
-    /// the hand-off or being worked on), until cancelled: those that would end before the round
-    /// after next (a lease taken or renewed less than a third of a lease ago is left as it is,
-    /// so that a burst worked off within a lease is never written again). A worker starved for
-    /// longer than a lease may still be overtaken; then the first to record a page wins
-    /// (``FanOutStep``).
+    /// the hand-off or being worked on), until cancelled. A lease taken or renewed within the last
+    /// sixth of a lease (10 s by default) is left as it is, so that a burst worked off in seconds
+    /// is not written again; the others are renewed with half a lease to spare, should a round
+    /// come late. A worker starved for longer than a lease may still be overtaken; then the first
+    /// to record a page wins (``FanOutStep``).
     public func renewLeases() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(lease / 3))
@@ -178,7 +178,7 @@ public struct FanOut: Sendable {
             try? await ports.events.renewEventLeases(
                 ids: ids,
                 until: now.addingTimeInterval(lease),
-                endingBefore: now.addingTimeInterval(lease * 2 / 3)
+                endingBefore: now.addingTimeInterval(lease * 5 / 6)
             )
         }
     }

@@ -34,8 +34,9 @@ public final class EventHandOff: Sendable {
     }
 
     public let capacity: Int
-    /// Posted bytes (JSON) of the events waiting at most: what bounds the memory they take, ~1.3 KB
-    /// for a chat message of ~500 bytes. A post is let in when nothing waits, however large.
+    /// Posted bytes (JSON) of the events waiting at most: with `capacity`, what bounds the memory
+    /// they take (~1.3 KB for a short chat message). A post is let in when nothing waits, however
+    /// large.
     public let byteCapacity: Int
     /// How often the fan-out claims from the table even while the hand-off keeps it busy (other
     /// processes' abandoned events, retried pages).

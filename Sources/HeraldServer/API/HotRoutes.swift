@@ -40,8 +40,8 @@ enum HotRoutes {
         }
     }
 
-    /// A request's JSON body: `415` for another media type, `400` for text that is not JSON.
-    /// The body parsed, and its size.
+    /// A request's JSON body, parsed, and its size: `415` for another media type, `400` for text
+    /// that is not JSON.
     static func jsonBody(_ request: Request) async throws -> (JSONValue, bytes: Int) {
         guard JSONContentType.matches(request.headers[.contentType]) else { throw JSONContentType.refusal(request.headers[.contentType]) }
         var request = request
