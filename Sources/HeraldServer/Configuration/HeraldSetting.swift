@@ -74,7 +74,7 @@ public struct HeraldSetting: Sendable {
             key: "engine.handOffMiB",
             environment: "HERALD_ENGINE_HANDOFF_MIB",
             kind: .positiveInt,
-            help: "accepted events held in memory for the fan-out: MiB of their posts, 1,600 events per MiB (~2 MB of memory per MiB)"
+            help: "accepted events held in memory for the fan-out: MiB of posts, 1,600 events per MiB (short messages: ~2 MB per MiB)"
         ),
         .init(key: "providers.apnsSandboxURL", environment: "HERALD_APNS_SANDBOX_URL", kind: .url, help: "APNs development host"),
         .init(key: "providers.apnsProductionURL", environment: "HERALD_APNS_PRODUCTION_URL", kind: .url, help: "APNs production host"),
