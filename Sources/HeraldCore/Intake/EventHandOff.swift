@@ -128,11 +128,11 @@ public final class EventHandOff: Sendable {
     /// Every event this process holds claimed: waiting here or being worked on. Their leases
     /// must not run out while they wait behind a busy fan-out (another worker would take them
     /// over and send them a second time).
-    public var heldIds: [String] {
+    public var heldIds: Set<String> {
         state.withLock { state in
             var ids = Set(state.inFlight.keys)
             for held in state.queue[state.head...] { ids.insert(held.stored.event.id) }
-            return Array(ids)
+            return ids
         }
     }
 

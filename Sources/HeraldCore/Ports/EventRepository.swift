@@ -20,7 +20,7 @@ public protocol EventRepository: Sendable {
     func commitFanOut(_ steps: [FanOutStep], at: Date) async throws -> Set<String>
     /// Extends to `until` the leases of events still being worked on (a slow page must not be
     /// taken over) that end before `endingBefore`: a lease with time to spare is not written.
-    func renewEventLeases(ids: [String], until: Date, endingBefore: Date) async throws
+    func renewEventLeases(ids: Set<String>, until: Date, endingBefore: Date) async throws
     /// The app's events, newest first.
     func events(appId: String, before: Date?, limit: Int) async throws -> [StoredEvent]
     /// Which of `uids` were alerted to a message (a push of one of its events, other than

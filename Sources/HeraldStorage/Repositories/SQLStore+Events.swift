@@ -225,13 +225,12 @@ extension SQLStore: EventRepository {
     /// event a fan-out commit holds is skipped (it is being finished): renewing every held event in
     /// one statement while a commit updated some of them, each locking rows in its own order, was
     /// a deadlock that failed the commit's batch.
-    public func renewEventLeases(ids: [String], until: Date, endingBefore: Date) async throws {
+    public func renewEventLeases(ids: Set<String>, until: Date, endingBefore: Date) async throws {
         guard !ids.isEmpty else { return }
         let ending = try await lookup { db in
             try await db.raw("SELECT id FROM events WHERE status = 'fanning_out' AND lease_until < \(bind: endingBefore.ms)").rows()
         }
-        let held = Set(ids)
-        let due = try ending.map { try $0.string("id") }.filter(held.contains)
+        let due = try ending.map { try $0.string("id") }.filter(ids.contains)
         let lockInOrder = dialect == .postgres ? " ORDER BY id" + skipLocked : ""
         for chunk in due.sorted().chunks(of: Self.rowChunk) {
             try await write { db in
