@@ -70,4 +70,23 @@ struct JSONTextTests {
             #expect(written == ours)
         }
     }
+
+    /// An object described once: written as text by ``JSONObjectWriter`` (nested objects, commas
+    /// after them) and built as a dictionary by ``JSONObjectBuilder``, the same object.
+    @Test func theWriterAndTheBuilderMakeTheSameObject() throws {
+        func describe<Sink: JSONObjectSink>(into sink: inout Sink) {
+            sink.member("a", .number(1))
+            sink.member("n") { nested in
+                nested.member("x", .string("y\"z"))
+                nested.member("empty") { _ in }
+                nested.member("deep") { $0.member("k", .array([.bool(true), .null])) }
+            }
+            sink.member("b", .bool(true))
+        }
+        var writer = JSONObjectWriter()
+        describe(into: &writer)
+        let text = writer.finish()
+        #expect(String(decoding: text, as: UTF8.self) == #"{"a":1,"n":{"x":"y\"z","empty":{},"deep":{"k":[true,null]}},"b":true}"#)
+        #expect(try JSONValue(jsonBytes: text) == .object(JSONObjectBuilder.object { describe(into: &$0) }))
+    }
 }

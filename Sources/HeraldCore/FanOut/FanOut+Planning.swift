@@ -211,7 +211,7 @@ extension FanOut {
         }
         for (locale, sessions) in inApp {
             let text = texts.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)
-            let details = NotificationDetails.build(event, text: text, settings: settings, unread: nil)
+            let details = NotificationDetails(event, text: text, settings: settings, unread: nil).object
             let envelope = RealtimeEnvelope.event(.init(eventId: event.event.id, eventType: event.templateType.rawValue, payload: details))
             plan.inApp.append(.init(appId: snapshot.app.id, eventId: event.event.id, envelope: envelope, sessions: sessions))
         }

@@ -41,13 +41,17 @@ public struct GroupInfo: Sendable, Equatable {
         )
     }
 
-    public var dictionary: JSONObject {
-        var object: JSONObject = [
-            "guid": .string(guid), "name": .string(name), "type": .string(type),
-            "membersCount": .number(Double(membersCount)), "createdAt": .number(Double(createdAt)), "hasJoined": .bool(true),
-        ]
-        if let icon { object["icon"] = .string(icon) }
-        if let owner { object["owner"] = .string(owner) }
-        return object
+    public var dictionary: JSONObject { JSONObjectBuilder.object { write(into: &$0) } }
+
+    /// Adds the group's members to `sink`.
+    public func write<Sink: JSONObjectSink>(into sink: inout Sink) {
+        sink.member("guid", .string(guid))
+        sink.member("name", .string(name))
+        if let icon { sink.member("icon", .string(icon)) }
+        sink.member("type", .string(type))
+        sink.member("membersCount", .number(Double(membersCount)))
+        if let owner { sink.member("owner", .string(owner)) }
+        sink.member("createdAt", .number(Double(createdAt)))
+        sink.member("hasJoined", .bool(true))
     }
 }

@@ -36,7 +36,7 @@ public struct PushContext: Sendable {
         self.style = style
     }
 
-    var details: JSONObject { NotificationDetails.build(event, text: text, settings: settings, unread: unread) }
+    var details: NotificationDetails { NotificationDetails(event, text: text, settings: settings, unread: unread) }
     /// Seconds left to live, for FCM's and HMS's TTL.
     var ttlSeconds: Int? { expiresAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) } }
     var sendbird: Bool { settings.payloadFormat == .sendbird && event.event.kind != .call }

@@ -23,7 +23,9 @@ public enum PushPayloads {
 
     /// CometChat's custom provider envelope, one per recipient.
     public static func webhook(_ context: PushContext, uid: String) -> OutgoingPush {
-        .webhook(WebhookEnvelope(uid: uid, notificationDetails: context.details, appId: context.event.app.id, region: context.event.app.region))
+        .webhook(
+            WebhookEnvelope(uid: uid, notificationDetails: context.details.object, appId: context.event.app.id, region: context.event.app.region)
+        )
     }
 
     // MARK: APNs
@@ -32,18 +34,18 @@ public enum PushPayloads {
     /// carry the details for CallKit; background updates carry `content-available` only. In the
     /// private content modes an alert says "New message" and carries only ids (``privateAPNs(_:token:)``).
     public static func apns(_ context: PushContext, token: String, route: PushRoute, provider: APNsSettings?) -> APNsPush {
-        let fields: JSONObject = context.sendbird ? ["sendbird": .object(SendbirdPayload.object(context))] : context.details
+        let fields: APNsPush.Fields = context.sendbird ? .object(["sendbird": .object(SendbirdPayload.object(context))]) : .details(context.details)
         let expiration = APNsExpiration(context.expiresAt)
         switch route {
         case .alert:
             let headers = APNsHeaders(.alert, expiration: expiration, collapseId: context.collapseId)
             if context.contentMode != .full { return shieldedAPNs(context, token: token, headers: headers, provider: provider) }
             let aps = alertAPS(context, contentAvailable: provider?.contentAvailable == true, mutableContent: provider?.mutableContent == true)
-            return APNsPush(deviceToken: token, headers: headers, aps: aps, fields: fields)
+            return APNsPush(deviceToken: token, headers: headers, aps: aps, content: fields)
         case .voip:
-            return APNsPush(deviceToken: token, headers: APNsHeaders(.voip, expiration: expiration), aps: .empty, fields: fields)
+            return APNsPush(deviceToken: token, headers: APNsHeaders(.voip, expiration: expiration), aps: .empty, content: fields)
         case .background:
-            return APNsPush(deviceToken: token, headers: APNsHeaders(.background, expiration: expiration), aps: .silent, fields: fields)
+            return APNsPush(deviceToken: token, headers: APNsHeaders(.background, expiration: expiration), aps: .silent, content: fields)
         }
     }
 
@@ -188,7 +190,7 @@ public enum PushPayloads {
 
     /// FCM/HMS data: CometChat's details, or Sendbird's `sendbird`, `push_title` and `message`.
     static func dataFields(_ context: PushContext) -> [String: String] {
-        guard context.sendbird else { return NotificationDetails.strings(context.details) }
+        guard context.sendbird else { return NotificationDetails.strings(context.details.object) }
         let object = SendbirdPayload.object(context)
         return ["sendbird": (try? JSONValue.object(object).jsonText()) ?? "{}", "push_title": context.text.title, "message": context.text.body]
     }

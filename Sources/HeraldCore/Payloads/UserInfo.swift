@@ -31,12 +31,15 @@ public struct UserInfo: Sendable, Equatable {
         )
     }
 
-    public var dictionary: JSONObject {
-        var object: JSONObject = [
-            "uid": .string(uid), "name": .string(name), "status": .string(status), "role": .string(role),
-            "lastActiveAt": .number(Double(lastActiveAt)),
-        ]
-        if let avatar { object["avatar"] = .string(avatar) }
-        return object
+    public var dictionary: JSONObject { JSONObjectBuilder.object { write(into: &$0) } }
+
+    /// Adds the user's members to `sink`.
+    public func write<Sink: JSONObjectSink>(into sink: inout Sink) {
+        sink.member("uid", .string(uid))
+        sink.member("name", .string(name))
+        if let avatar { sink.member("avatar", .string(avatar)) }
+        sink.member("status", .string(status))
+        sink.member("role", .string(role))
+        sink.member("lastActiveAt", .number(Double(lastActiveAt)))
     }
 }

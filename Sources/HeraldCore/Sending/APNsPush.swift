@@ -8,13 +8,38 @@ public struct APNsPush: Sendable, Equatable {
     public var deviceToken: String
     public var headers: APNsHeaders
     public var aps: APS
-    public var fields: JSONObject
+    /// What goes beside `aps`.
+    public var content: Fields
+
+    /// The keys beside `aps`: a dictionary, or a chat event's notification details, which the
+    /// payload's text is written from member by member (no dictionary is made for a push).
+    public enum Fields: Sendable {
+        case object(JSONObject)
+        case details(NotificationDetails)
+
+        public var object: JSONObject {
+            switch self {
+            case .object(let object): object
+            case .details(let details): details.object
+            }
+        }
+    }
 
     public init(deviceToken: String, headers: APNsHeaders, aps: APS, fields: JSONObject = [:]) {
+        self.init(deviceToken: deviceToken, headers: headers, aps: aps, content: .object(fields))
+    }
+
+    public init(deviceToken: String, headers: APNsHeaders, aps: APS, content: Fields) {
         self.deviceToken = deviceToken
         self.headers = headers
         self.aps = aps
-        self.fields = fields
+        self.content = content
+    }
+
+    /// The keys beside `aps`, as a dictionary.
+    public var fields: JSONObject {
+        get { content.object }
+        set { content = .object(newValue) }
     }
 
     /// The whole payload: the fields with `aps`. Fields that bring their own `aps` (a Matrix
@@ -34,15 +59,26 @@ public struct APNsPush: Sendable, Equatable {
     public var payloadBytes: [UInt8] {
         var writer = JSONObjectWriter(capacity: 512)
         let hasAPS = aps != .empty
-        if hasAPS {
-            writer.member("aps") { aps.write(into: &$0) }
-        } else if fields["aps"] == nil && !rawFields {
-            writer.member("aps", .object([:]))
+        switch content {
+        case .details(let details):
+            writer.member("aps") { hasAPS ? aps.write(into: &$0) : JSONValue.object([:]).write(into: &$0) }
+            details.write(into: &writer)
+        case .object(let fields):
+            if hasAPS {
+                writer.member("aps") { aps.write(into: &$0) }
+            } else if fields["aps"] == nil && !rawFields {
+                writer.member("aps", .object([:]))
+            }
+            for (key, value) in fields where !(hasAPS && key == "aps") { writer.member(key, value) }
         }
-        for (key, value) in fields where !(hasAPS && key == "aps") { writer.member(key, value) }
         return writer.finish()
     }
 
     /// The fields are the whole payload as given (Matrix): no `aps` is added.
     public var rawFields = false
+
+    public static func == (lhs: APNsPush, rhs: APNsPush) -> Bool {
+        lhs.deviceToken == rhs.deviceToken && lhs.headers == rhs.headers && lhs.aps == rhs.aps && lhs.rawFields == rhs.rawFields
+            && lhs.fields == rhs.fields
+    }
 }

@@ -1,6 +1,6 @@
 /// Writes a JSON object's text member by member, for payloads made on every push: no dictionary
 /// is built to be encoded and dropped.
-public struct JSONObjectWriter {
+public struct JSONObjectWriter: JSONObjectSink {
     private var out: [UInt8]
     private var empty = true
 
@@ -22,6 +22,15 @@ public struct JSONObjectWriter {
         JSONValue.write(string: key, into: &out)
         out.append(UInt8(ascii: ":"))
         write(&out)
+    }
+
+    /// Appends `"key":` and an object whose members `members` writes.
+    public mutating func member(_ key: String, object members: (inout JSONObjectWriter) -> Void) {
+        member(key) { $0.append(UInt8(ascii: "{")) }
+        empty = true
+        members(&self)
+        out.append(UInt8(ascii: "}"))
+        empty = false
     }
 
     /// The object's text, closed.
