@@ -22,9 +22,14 @@ extension FanOut {
             return
         }
         plan.snapshots[appId] = snapshot
+        // Events and pages are read in place, by index: `for page in pages` would copy each, its
+        // event and all.
         var pages: [RecipientPage] = []
-        for stored in events { pages.append(try await readPage(stored, appId: appId)) }
-        let recipients = Array(Set(pages.flatMap(\.recipients)))
+        pages.reserveCapacity(events.count)
+        for index in events.indices { pages.append(try await readPage(events[index], appId: appId)) }
+        var uniqueRecipients = Set<String>()
+        for index in pages.indices { uniqueRecipients.formUnion(pages[index].recipients) }
+        let recipients = Array(uniqueRecipients)
         let settings = snapshot.settings
         let windowed = events.contains { stored in
             switch stored.event.body {
@@ -39,8 +44,8 @@ extension FanOut {
         if windowed { facts.windows = windowsInFlight.merged(appId: appId, uids: recipients, into: facts.windows) }
         var increments: [UnreadKey] = []
         var texts = TextCache()
-        for page in pages {
-            let step = planPage(page, facts: &facts, snapshot: snapshot, now: now, leaseUntil: leaseUntil, texts: &texts, into: &plan)
+        for index in pages.indices {
+            let step = planPage(pages[index], facts: &facts, snapshot: snapshot, now: now, leaseUntil: leaseUntil, texts: &texts, into: &plan)
             increments += step.unreadIncrements
             plan.steps.append(step)
         }

@@ -15,6 +15,19 @@ public final class ResolvedEvent: Sendable {
     /// A group action's target.
     public let target: UserInfo?
 
+    /// What the event's kind says, read once here: every push, template and payload of the event
+    /// asks for them, and reading one out of the event's body copies the whole message.
+    public let receiverType: ReceiverType
+    public let conversationId: String
+    public let sentAt: Date
+    /// The notification's `tag`: the message id (CometChat), the group for a group action.
+    public let tag: String
+    /// The message the event is about, when there is one: the message, the message reacted to,
+    /// the call's message, the group action's message.
+    public let messageId: String?
+    /// What replaces an earlier notification: an edited message replaces its first notification.
+    public let collapseId: String?
+
     public init(event: ChatEvent, app: App, sender: UserInfo, receiverUser: UserInfo? = nil, group: GroupInfo? = nil, target: UserInfo? = nil) {
         self.event = event
         self.app = app
@@ -22,79 +35,34 @@ public final class ResolvedEvent: Sendable {
         self.receiverUser = receiverUser
         self.group = group
         self.target = target
-    }
-
-    public var receiverType: ReceiverType {
         switch event.body {
-        case .message(let m): m.receiverType
-        case .call(let c): c.receiverType
-        case .reaction(let r): r.receiverType
-        case .groupAction: .group
-        case .read, .session, .matrix: .user
+        case .message(let m):
+            let id = m.idText
+            (receiverType, conversationId, sentAt) = (m.receiverType, m.conversationId, m.sentAt)
+            (tag, messageId, collapseId) = (id, id, id.utf8.count <= 64 ? id : nil)
+        case .call(let c):
+            (receiverType, conversationId, sentAt) = (c.receiverType, c.conversationId, c.sentAt)
+            (tag, messageId, collapseId) = (c.messageId ?? c.sessionId, c.messageId, c.sessionId.utf8.count <= 64 ? c.sessionId : nil)
+        case .reaction(let r):
+            (receiverType, conversationId, sentAt) = (r.receiverType, r.conversationId, r.sentAt)
+            (tag, messageId, collapseId) = (r.messageId, r.messageId, nil)
+        case .groupAction(let g):
+            (receiverType, conversationId, sentAt) = (.group, g.conversationId, g.sentAt)
+            (tag, messageId, collapseId) = (g.group.guid, g.id, nil)
+        case .read(let r):
+            (receiverType, conversationId, sentAt) = (.user, r.conversationId, r.readAt)
+            (tag, messageId, collapseId) = (r.messageId ?? r.conversationId, r.messageId, nil)
+        case .session(let s):
+            (receiverType, conversationId, sentAt) = (.user, "", event.receivedAt)
+            (tag, messageId, collapseId) = (s.sessionId, nil, nil)
+        case .matrix(let push):
+            (receiverType, conversationId, sentAt) = (.user, push.notification.roomId ?? "", event.receivedAt)
+            (tag, messageId, collapseId) = (push.notification.eventId ?? push.pushkey, push.notification.eventId, nil)
         }
     }
 
     /// The template family: the event's kind.
     public var templateType: EventKind { event.kind }
-
-    public var conversationId: String {
-        switch event.body {
-        case .message(let m): m.conversationId
-        case .call(let c): c.conversationId
-        case .reaction(let r): r.conversationId
-        case .groupAction(let g): g.conversationId
-        case .read(let r): r.conversationId
-        case .session: ""
-        case .matrix(let push): push.notification.roomId ?? ""
-        }
-    }
-
-    public var sentAt: Date {
-        switch event.body {
-        case .message(let m): m.sentAt
-        case .call(let c): c.sentAt
-        case .reaction(let r): r.sentAt
-        case .groupAction(let g): g.sentAt
-        case .read(let r): r.readAt
-        case .session, .matrix: event.receivedAt
-        }
-    }
-
-    /// The notification's `tag`: the message id (CometChat), the group for a group action.
-    public var tag: String {
-        switch event.body {
-        case .message(let m): m.idText
-        case .call(let c): c.messageId ?? c.sessionId
-        case .reaction(let r): r.messageId
-        case .groupAction(let g): g.group.guid
-        case .read(let r): r.messageId ?? r.conversationId
-        case .session(let s): s.sessionId
-        case .matrix(let push): push.notification.eventId ?? push.pushkey
-        }
-    }
-
-    /// The message the event is about, when there is one: the message, the message reacted to,
-    /// the call's message, the group action's message.
-    public var messageId: String? {
-        switch event.body {
-        case .message(let m): m.idText
-        case .call(let c): c.messageId
-        case .reaction(let r): r.messageId
-        case .groupAction(let g): g.id
-        case .read(let r): r.messageId
-        case .session: nil
-        case .matrix(let push): push.notification.eventId
-        }
-    }
-
-    /// What replaces an earlier notification: an edited message replaces its first notification.
-    public var collapseId: String? {
-        switch event.body {
-        case .message(let m): m.idText.utf8.count <= 64 ? m.idText : nil
-        case .call(let c): c.sessionId.utf8.count <= 64 ? c.sessionId : nil
-        default: nil
-        }
-    }
 
     public var isCall: Bool { event.kind == .call }
 

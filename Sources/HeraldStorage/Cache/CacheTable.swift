@@ -24,14 +24,24 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The cached values of the keys `ids` name (`key` of each) by id, the ids to load, and the
     /// epoch to store them under. A caller that knows its values by a part of the key (a user's
-    /// by uid) reads them without a second dictionary.
-    func lookup<ID: Hashable & Sendable, IDs: Sequence<ID>>(_ ids: IDs, key: (ID) -> Key) -> (found: [ID: Value], missing: [ID], epoch: UInt64) {
+    /// by uid) reads them without a second dictionary; `present` gives what the caller wants of
+    /// a cached value, nil to leave it out (a user known to be absent), so that the values are
+    /// not copied into a second dictionary to drop those either.
+    func lookup<ID: Hashable & Sendable, IDs: Sequence<ID>, Found>(
+        _ ids: IDs,
+        key: (ID) -> Key,
+        present: (Value) -> Found?
+    ) -> (found: [ID: Found], missing: [ID], epoch: UInt64) {
         state.withLock { state in
-            var found: [ID: Value] = [:]
+            var found: [ID: Found] = [:]
             found.reserveCapacity(ids.underestimatedCount)
             var missing: [ID] = []
             for id in ids {
-                if let value = state.values[key(id)] { found[id] = value } else { missing.append(id) }
+                if let index = state.values.index(forKey: key(id)) {
+                    if let value = present(state.values.values[index]) { found[id] = value }
+                } else {
+                    missing.append(id)
+                }
             }
             return (found, missing, state.epoch)
         }

@@ -28,10 +28,32 @@ extension SQLStore {
         uids: [String],
         load: ([String]) async throws -> [String: Value]
     ) async throws -> [String: Value] {
+        try await perUser(table, appId: appId, uids: uids, present: { $0 }, load: load)
+    }
+
+    /// The same for values that may be absent (a user, preferences), without the absent ones.
+    func perUser<Wrapped: Sendable>(
+        _ table: CacheTable<StoreCache.UserKey, Wrapped?>,
+        appId: String,
+        uids: [String],
+        load: ([String]) async throws -> [String: Wrapped?]
+    ) async throws -> [String: Wrapped] {
+        try await perUser(table, appId: appId, uids: uids, present: { $0 }, load: load)
+    }
+
+    /// Each value as `present` makes it (nil leaves it out).
+    private func perUser<Value: Sendable & AbsentValue, Found>(
+        _ table: CacheTable<StoreCache.UserKey, Value>,
+        appId: String,
+        uids: [String],
+        present: (Value) -> Found?,
+        load: ([String]) async throws -> [String: Value]
+    ) async throws -> [String: Found] {
         try await cached(
             table,
             uids,
             key: { StoreCache.UserKey(appId: appId, uid: $0) },
+            present: present,
             load: { missing in
                 var loaded: [String: Value] = [:]
                 loaded.reserveCapacity(missing.count)

@@ -78,23 +78,27 @@ public final class SQLStore: Sendable {
         _ keys: [Key],
         load: ([Key]) async throws -> [Key: Value]
     ) async throws -> [Key: Value] {
-        try await cached(table, keys, key: { $0 }, load: load)
+        try await cached(table, keys, key: { $0 }, present: { $0 }, load: load)
     }
 
     /// The same for values a caller knows by a part of their key (a user's by uid): `key` makes
-    /// each id's key, and the values come back by id.
-    func cached<ID: Hashable & Sendable, Key: Hashable & Sendable, Value: Sendable>(
+    /// each id's key, and the values come back by id, as `present` makes them (nil leaves one
+    /// out).
+    func cached<ID: Hashable & Sendable, Key: Hashable & Sendable, Value: Sendable, Found>(
         _ table: CacheTable<Key, Value>,
         _ ids: [ID],
         key: (ID) -> Key,
+        present: (Value) -> Found?,
         load: ([ID]) async throws -> [ID: Value]
-    ) async throws -> [ID: Value] {
-        guard cachesHeard else { return try await load(ids) }
-        var (found, missing, epoch) = table.lookup(ids, key: key)
+    ) async throws -> [ID: Found] {
+        guard cachesHeard else { return try await load(ids).compactMapValues(present) }
+        var (found, missing, epoch) = table.lookup(ids, key: key, present: present)
         guard !missing.isEmpty else { return found }
         let loaded = try await load(missing)
         table.store(Dictionary(uniqueKeysWithValues: loaded.map { (key($0.key), $0.value) }), loadedAt: epoch)
-        found.merge(loaded) { $1 }
+        for (id, value) in loaded {
+            if let value = present(value) { found[id] = value }
+        }
         return found
     }
 

@@ -129,9 +129,12 @@ extension SQLStore: EventRepository {
             // taken over and moved on by another worker records nothing.
             var recorded = Set<String>()
             // Finished events, in one statement per (recipient count, starting cursor): mostly one.
+            // (The steps are read in place, by index: a `for step in steps` copies every step, its
+            // deliveries and all, to look at a field or two.)
             var finished: [StepStart: [String]] = [:]
-            for step in steps where step.done {
-                finished[StepStart(recipients: step.recipients, fromCursor: step.fromCursor, reason: step.reason), default: []].append(step.eventId)
+            for index in steps.indices where steps[index].done {
+                let start = StepStart(recipients: steps[index].recipients, fromCursor: steps[index].fromCursor, reason: steps[index].reason)
+                finished[start, default: []].append(steps[index].eventId)
             }
             for (start, ids) in finished {
                 for chunk in ids.sorted().chunks(of: Self.rowChunk) {
@@ -146,7 +149,8 @@ extension SQLStore: EventRepository {
                 }
             }
             // Events with pages to go stay claimed, with a fresh lease, by the worker that goes on.
-            for step in steps where !step.done {
+            for index in steps.indices where !steps[index].done {
+                let step = steps[index]
                 let rows = try await db.update("events")
                     .set("status", to: StoredEvent.Status.fanningOut.rawValue).set("lease_until", to: step.leaseUntil.ms)
                     .set("cursor", to: step.cursor).set("recipients", to: SQLRaw("recipients + \(step.recipients)"))
@@ -163,13 +167,13 @@ extension SQLStore: EventRepository {
             try await db.insert(
                 into: "deliveries",
                 columns: Self.deliveryColumns,
-                rows: kept.flatMap { $0.deliveries.lazy.map(Self.deliveryRow) },
+                rows: kept.indices.flatMap { kept[$0].deliveries.lazy.map(Self.deliveryRow) },
                 conflict: .ignoreDuplicate(of: Self.deliveryOnce)
             )
-            try await Self.applyWindowChanges(kept.flatMap(\.windowChanges), db: db)
+            try await Self.applyWindowChanges(kept.indices.flatMap { kept[$0].windowChanges }, db: db)
             var increments: [UnreadCount: Int] = [:]
-            for step in kept {
-                for key in step.unreadIncrements { increments[UnreadCount(appId: step.appId, key: key), default: 0] += 1 }
+            for index in kept.indices {
+                for key in kept[index].unreadIncrements { increments[UnreadCount(appId: kept[index].appId, key: key), default: 0] += 1 }
             }
             // In key order: two batches counting messages to the same conversation lock its row
             // in the same order (PostgreSQL), never each waiting for the other.
@@ -191,8 +195,10 @@ extension SQLStore: EventRepository {
                 )
             )
             // Cached counts move with the committed ones (below, once the transaction is over).
-            moved = increments.map { ($0.key.appId, $0.key.key, $0.value) } + kept.flatMap { step in step.unreadResets.map { (step.appId, $0, 0) } }
-            for step in kept {
+            moved = increments.map { ($0.key.appId, $0.key.key, $0.value) }
+            for index in kept.indices where !kept[index].unreadResets.isEmpty {
+                let step = kept[index]
+                moved += step.unreadResets.map { (step.appId, $0, 0) }
                 for key in step.unreadResets {
                     try await db.raw(
                         """

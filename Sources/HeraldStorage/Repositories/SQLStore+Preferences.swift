@@ -15,7 +15,7 @@ extension SQLStore: PreferenceRepository, TemplateRepository, UnreadRepository {
                 found[try row.string("uid")] = try StoredJSON.value(NotificationPreferences.self, from: try row.string("prefs"))
             }
             return found
-        }.compactMapValues { $0 }
+        }
     }
 
     public func setPreferences(appId: String, uid: String, _ preferences: NotificationPreferences, at date: Date) async throws {
@@ -147,7 +147,7 @@ extension SQLStore: RecipientDirectory {
                 found[user.uid] = user
             }
             return found
-        }.compactMapValues { $0 }
+        }
     }
 
     public func tokens(appId: String, uids: [String]) async throws -> [String: [PushToken]] {
