@@ -208,7 +208,8 @@ extension FanOut {
                 step.unreadIncrements.append(key)
                 facts.unread[uid, default: [:]][key.conversationId, default: 0] += 1
             }
-            step.deliveries += planned.deliveries
+            // An event's one recipient (every 1:1 message) hands its rows over, not copied.
+            if step.deliveries.isEmpty { step.deliveries = planned.deliveries } else { step.deliveries += planned.deliveries }
             plan.pushes += planned.pushes
             let sessions = planned.decision.inAppSessions
             if !sessions.isEmpty { inApp[recipient.user?.locale ?? "", default: []] += sessions }

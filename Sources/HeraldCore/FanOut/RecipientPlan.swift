@@ -35,20 +35,22 @@ struct RecipientPlan: Sendable {
         let settings = context.snapshot.settings
         let decision = Decider.decide(event, facts, settings: settings, providers: context.snapshot.providers, now: context.now)
         var plan = RecipientPlan(decision: decision)
-        var counts = counts
-        // A new message the recipient is told of counts as unread from now on.
+        // A new message the recipient is told of counts as unread from now on (added to the
+        // counts read, not into a copy of them).
+        var added = 0
         if case .message(let message) = event.event.body, message.action == .new, !decision.isSkip {
-            counts[event.conversationId, default: 0] += 1
+            added = 1
             plan.unreadIncrement = UnreadKey(uid: facts.uid, conversationId: event.conversationId)
         }
+        let conversationUnread = counts[event.conversationId].map { $0 + added } ?? (added > 0 ? added : nil)
         var base = Delivery(
             appId: event.event.appId,
             subject: .event(event.event.id),
             uid: facts.uid,
             target: .none,
             locale: facts.user?.locale,
-            badge: settings.badge ? counts.values.reduce(0, +) : nil,
-            unread: counts[event.conversationId],
+            badge: settings.badge ? counts.values.reduce(added, +) : nil,
+            unread: conversationUnread,
             status: .skipped,
             createdAt: context.now
         )
@@ -58,7 +60,8 @@ struct RecipientPlan: Sendable {
             plan.windowChange = burst
             if case .hold = burst { plan.deliveries = heldRows(plan.deliveries) }
         }
-        for delivery in plan.deliveries where delivery.status == .sending {
+        for index in plan.deliveries.indices where plan.deliveries[index].status == .sending {
+            let delivery = plan.deliveries[index]
             let push = context.snapshot.usableCredential(delivery.providerId).flatMap { credential in
                 PushBuilder.push(
                     for: delivery,
