@@ -46,7 +46,8 @@ public struct Dispatcher: Sendable {
         // Outcomes, and the waits a provider asks for, count from when its answers arrived.
         let answeredAt = clock.now()
         observe(results, provider: credential.kind.rawValue)
-        let verdicts = zip(due, results).map { SendVerdict.of($1, for: $0.delivery, retry: retry, at: answeredAt) }
+        // By index: zipping would copy each push whole (its payload too) to read its delivery.
+        let verdicts = zip(due.indices, results).map { SendVerdict.of($1, for: due[$0].delivery, retry: retry, at: answeredAt) }
         await apply(verdicts.compactMap(\.effect), credential: credential, at: answeredAt)
         let updates = expired + verdicts.map(\.update)
         let failures = Self.failures(in: updates)

@@ -18,15 +18,15 @@ enum SendVerdict {
         at now: Date,
         random: Double? = nil
     ) -> (update: DeliveryUpdate, effect: SideEffect?) {
-        var attempted = delivery
-        attempted.attempts += 1
+        // The count alone: the delivery is copied only for a retry, which needs all of it.
+        let attempts = delivery.attempts + 1
         let status = result.providerStatus
         func ended(_ status: DeliveryStatus, _ failure: FailureReason) -> DeliveryUpdate {
             DeliveryUpdate(
                 id: delivery.id,
                 status: status,
                 failure: failure,
-                attempts: attempted.attempts,
+                attempts: attempts,
                 providerStatus: result.providerStatus,
                 at: now
             )
@@ -36,13 +36,15 @@ enum SendVerdict {
             let update = DeliveryUpdate(
                 id: delivery.id,
                 status: .delivered,
-                attempts: attempted.attempts,
+                attempts: attempts,
                 providerStatus: status,
                 providerMessageId: result.providerMessageId,
                 at: now
             )
             return (update, nil)
         case .retryLater(let after):
+            var attempted = delivery
+            attempted.attempts = attempts
             let update = retryOrGiveUp(
                 attempted,
                 .provider(result.reason ?? "retry later"),

@@ -47,7 +47,7 @@ extension FanOut {
         for index in pages.indices {
             let step = planPage(pages[index], facts: &facts, snapshot: snapshot, now: now, leaseUntil: leaseUntil, texts: &texts, into: &plan)
             increments += step.unreadIncrements
-            plan.steps.append(step)
+            plan.steps.append(consume step)
         }
         ledger.add(appId: appId, increments)
         plan.unreadInFlight.append((appId, increments))
