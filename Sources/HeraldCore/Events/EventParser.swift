@@ -66,29 +66,31 @@ public enum EventParser {
         let mentions = try mentionsReader.strings("mentions", maxCount: 1_000) ?? []
         for (index, uid) in mentions.enumerated() { try Validate.identifier(uid, field: mentionsReader.field("mentions[\(index)]")) }
         return MessageEvent(
-            action: action,
-            id: id,
-            muid: try message.string("muid"),
-            category: category,
-            type: type,
-            text: text,
-            data: try message.object(limitedTo: "data"),
-            metadata: try message.object(limitedTo: "metadata"),
-            sender: sender,
-            receiver: receiver,
-            receiverUser: receiverUser,
-            receiverGroup: receiverGroup,
-            receiverType: receiverType,
-            conversationId: conversationId,
-            sentAt: try message.date("sentAt") ?? now,
-            mentions: mentions,
-            mentionsAll: try message.bool("mentionsAll") ?? event.bool("mentionsAll") ?? false,
-            parentId: try message.scalarText("parentId"),
-            suppressPush: try message.bool("suppressPush") ?? event.bool("suppressPush") ?? false,
-            editedAt: try message.date("editedAt"),
-            editedBy: try message.string("editedBy"),
-            deletedAt: try message.date("deletedAt"),
-            deletedBy: try message.string("deletedBy")
+            .init(
+                action: action,
+                id: id,
+                muid: try message.string("muid"),
+                category: category,
+                type: type,
+                text: text,
+                data: try message.object(limitedTo: "data"),
+                metadata: try message.object(limitedTo: "metadata"),
+                sender: sender,
+                receiver: receiver,
+                receiverUser: receiverUser,
+                receiverGroup: receiverGroup,
+                receiverType: receiverType,
+                conversationId: conversationId,
+                sentAt: try message.date("sentAt") ?? now,
+                mentions: mentions,
+                mentionsAll: try message.bool("mentionsAll") ?? event.bool("mentionsAll") ?? false,
+                parentId: try message.scalarText("parentId"),
+                suppressPush: try message.bool("suppressPush") ?? event.bool("suppressPush") ?? false,
+                editedAt: try message.date("editedAt"),
+                editedBy: try message.string("editedBy"),
+                deletedAt: try message.date("deletedAt"),
+                deletedBy: try message.string("deletedBy")
+            )
         )
     }
 

@@ -58,60 +58,6 @@ public struct MessageEvent: Codable, Sendable, Equatable {
         storage = Storage(fields)
     }
 
-    public init(
-        action: Action,
-        id: JSONValue,
-        muid: String?,
-        category: String,
-        type: String,
-        text: String?,
-        data: JSONObject?,
-        metadata: JSONObject?,
-        sender: PersonRef,
-        receiver: String,
-        receiverUser: PersonRef?,
-        receiverGroup: GroupRef?,
-        receiverType: ReceiverType,
-        conversationId: String,
-        sentAt: Date,
-        mentions: [String],
-        mentionsAll: Bool = false,
-        parentId: String?,
-        suppressPush: Bool,
-        editedAt: Date?,
-        editedBy: String?,
-        deletedAt: Date?,
-        deletedBy: String?
-    ) {
-        self.init(
-            Fields(
-                action: action,
-                id: id,
-                muid: muid,
-                category: category,
-                type: type,
-                text: text,
-                data: data,
-                metadata: metadata,
-                sender: sender,
-                receiver: receiver,
-                receiverUser: receiverUser,
-                receiverGroup: receiverGroup,
-                receiverType: receiverType,
-                conversationId: conversationId,
-                sentAt: sentAt,
-                mentions: mentions,
-                mentionsAll: mentionsAll,
-                parentId: parentId,
-                suppressPush: suppressPush,
-                editedAt: editedAt,
-                editedBy: editedBy,
-                deletedAt: deletedAt,
-                deletedBy: deletedBy
-            )
-        )
-    }
-
     public init(from decoder: any Decoder) throws {
         self.init(try Fields(from: decoder))
     }
@@ -124,7 +70,6 @@ public struct MessageEvent: Codable, Sendable, Equatable {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
-    public var fields: Fields { storage.fields }
     public var action: Action { storage.fields.action }
     public var id: JSONValue { storage.fields.id }
     public var muid: String? { storage.fields.muid }

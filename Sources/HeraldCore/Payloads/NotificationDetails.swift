@@ -69,11 +69,6 @@ public struct NotificationDetails: Sendable {
 
     /// CometChat iOS's `message` dictionary: the message with its sender as a user dictionary and its
     /// receiver as a uid (user message) or a group dictionary (group message).
-    public static func messageObject(_ event: ResolvedEvent, hideText: Bool) -> JSONObject? {
-        guard case .message(let message) = event.event.body else { return nil }
-        return JSONObjectBuilder.object { writeMessage(message, of: event, hideText: hideText, into: &$0) }
-    }
-
     static func writeMessage<Sink: JSONObjectSink>(_ m: MessageEvent, of event: ResolvedEvent, hideText: Bool, into sink: inout Sink) {
         sink.member("id", m.id)
         sink.member("category", .string(m.category))

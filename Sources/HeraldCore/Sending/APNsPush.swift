@@ -23,6 +23,11 @@ public struct APNsPush: Sendable, Equatable {
             case .details(let details): details.object
             }
         }
+
+        /// The fields have an `aps` of their own (a Matrix pusher's `default_payload`).
+        var bringsAPS: Bool {
+            if case .object(let object) = self { object["aps"] != nil } else { false }
+        }
     }
 
     public init(deviceToken: String, headers: APNsHeaders, aps: APS, fields: JSONObject = [:]) {
@@ -59,17 +64,14 @@ public struct APNsPush: Sendable, Equatable {
     public var payloadBytes: [UInt8] {
         var writer = JSONObjectWriter(capacity: 512)
         let hasAPS = aps != .empty
+        if hasAPS {
+            writer.member("aps") { aps.write(into: &$0) }
+        } else if !content.bringsAPS && !rawFields {
+            writer.member("aps", .object([:]))
+        }
         switch content {
-        case .details(let details):
-            writer.member("aps") { hasAPS ? aps.write(into: &$0) : JSONValue.object([:]).write(into: &$0) }
-            details.write(into: &writer)
-        case .object(let fields):
-            if hasAPS {
-                writer.member("aps") { aps.write(into: &$0) }
-            } else if fields["aps"] == nil && !rawFields {
-                writer.member("aps", .object([:]))
-            }
-            for (key, value) in fields where !(hasAPS && key == "aps") { writer.member(key, value) }
+        case .details(let details): details.write(into: &writer)
+        case .object(let fields): for (key, value) in fields where !(hasAPS && key == "aps") { writer.member(key, value) }
         }
         return writer.finish()
     }
