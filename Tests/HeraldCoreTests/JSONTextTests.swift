@@ -57,6 +57,24 @@ struct JSONTextTests {
         #expect(JSONValue.number(.nan).jsonBytes() == Array("null".utf8))
     }
 
+    /// Whole numbers are written digit by digit: every digit count, both signs, zero (and
+    /// negative zero), a millisecond timestamp, and the largest a double holds exactly; past it,
+    /// the double's own text.
+    @Test func writesWholeNumbersAsTheirDigits() {
+        func text(_ number: Double) -> String { String(decoding: JSONValue.number(number).jsonBytes(), as: UTF8.self) }
+        var power = 1.0
+        for digits in 1...15 {
+            #expect(text(power) == "1" + String(repeating: "0", count: digits - 1))
+            #expect(text(-(power * 10 - 1)) == "-" + String(repeating: "9", count: digits))
+            power *= 10
+        }
+        #expect(text(0) == "0")
+        #expect(text(-0.0) == "0")
+        #expect(text(1_764_230_400_123) == "1764230400123")
+        #expect(text(-9_007_199_254_740_991) == "-9007199254740991")
+        #expect(text(9_007_199_254_740_992) == "9007199254740992.0")
+    }
+
     @Test func agreesWithFoundation() throws {
         let samples = [
             #"{"aps":{"alert":{"title":"Ana","body":"Hi"},"badge":3,"mutable-content":1},"cometchat":{"id":"x","n":[1,2.25,-3]}}"#,

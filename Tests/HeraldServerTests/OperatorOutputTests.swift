@@ -92,6 +92,9 @@ struct OperatorOutputTests {
         #expect(text.contains(#"herald_provider_request_seconds_bucket{provider="apns""#), "no provider latency histogram:\n\(text.prefix(3_000))")
         #expect(text.contains("herald_websockets_open 1"), "open WebSockets not counted")
         #expect(text.contains("herald_outbox_depth_by_app{app="), "no outbox depth per app")
+        // Counted per batch, reported once per kind: the one recipient, the one push.
+        #expect(text.contains(#"herald_decisions_total{decision="push",event_type="message"} 1"#), "\(text.prefix(3_000))")
+        #expect(text.contains(#"herald_push_attempts_total{provider="apns",outcome="delivered",reason="none"} 1"#), "\(text.prefix(3_000))")
         _ = tokens
     }
 

@@ -40,7 +40,7 @@ public struct Dispatcher: Sendable {
         let now = clock.now()
         guard let credential else { return pushes.map { .ended($0.delivery, .failed, .providerDeleted, at: now) } }
         let (due, expired) = Self.splitExpired(pushes, at: now)
-        for _ in expired { ports.observer.attempted(provider: credential.kind.rawValue, outcome: "expired", reason: nil) }
+        if !expired.isEmpty { ports.observer.attempted(provider: credential.kind.rawValue, outcome: "expired", reason: nil, count: expired.count) }
         guard !due.isEmpty else { return expired }
         let results = await ports.gateway.send(due.map(\.push), credential: credential)
         // Outcomes, and the waits a provider asks for, count from when its answers arrived.
@@ -82,11 +82,22 @@ public struct Dispatcher: Sendable {
         return (due, expired)
     }
 
+    /// The batch's verdicts counted once per kind; each answer's latency on its own (a histogram).
     func observe(_ results: [PushResult], provider: String) {
-        for result in results {
-            ports.observer.attempted(provider: provider, outcome: result.outcome.name, reason: result.reason)
-            if result.latency > .zero { ports.observer.providerAnswered(provider: provider, after: result.latency) }
+        var verdicts = Tally<Verdict>()
+        for index in results.indices {
+            verdicts.add(Verdict(outcome: results[index].outcome.name, reason: results[index].reason))
+            if results[index].latency > .zero { ports.observer.providerAnswered(provider: provider, after: results[index].latency) }
         }
+        for (verdict, count) in verdicts.counts {
+            ports.observer.attempted(provider: provider, outcome: verdict.outcome, reason: verdict.reason, count: count)
+        }
+    }
+
+    /// A provider's verdict as counted.
+    struct Verdict: Equatable, Sendable {
+        var outcome: String
+        var reason: String?
     }
 
     /// Carries out what the answers asked for: each dead token removed once, and the credential

@@ -213,7 +213,7 @@ extension FanOut {
             plan.pushes += planned.pushes
             let sessions = planned.decision.inAppSessions
             if !sessions.isEmpty { inApp[recipient.user?.locale ?? "", default: []] += sessions }
-            ports.observer.decided(planned.decision.name, eventType: event.templateType)
+            plan.decisions.add(.init(decision: planned.decision.name, eventType: event.templateType))
         }
         for (locale, sessions) in inApp {
             let text = texts.text(event, locale: locale.isEmpty ? nil : locale, snapshot: snapshot)

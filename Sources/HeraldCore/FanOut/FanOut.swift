@@ -155,6 +155,7 @@ public struct FanOut: Sendable {
 
     func report(_ timing: FanOutTiming, batch: [StoredEvent], plan: FanOutPlan, recorded: Set<String>) {
         ports.observer.fannedOut(events: batch.count, take: timing.take, decide: timing.decide, send: timing.send, record: timing.record)
+        for (decided, count) in plan.decisions.counts { ports.observer.decided(decided.decision, eventType: decided.eventType, count: count) }
         guard let traced = timing.traced else { return }
         let traceParents = Dictionary(batch.map { ($0.event.id, $0.event.traceParent) }, uniquingKeysWith: { first, _ in first })
         for step in plan.steps where recorded.contains(step.eventId) {

@@ -21,6 +21,14 @@ struct FanOutPlan: Sendable {
     var unreadInFlight: [(appId: String, keys: [UnreadKey])] = []
     /// Events with more pages, kept claimed by this process.
     var nextPages: [StoredEvent] = []
+    /// The recipients' decisions, counted for the batch (reported once per kind).
+    var decisions = Tally<Decided>()
+
+    /// A decision as counted: its name (`push`, `inapp`, the skip reason) for an event type.
+    struct Decided: Equatable, Sendable {
+        var decision: String
+        var eventType: EventKind
+    }
 
     /// The sends' outcomes, copied onto the deliveries they were for.
     mutating func record(_ updates: [DeliveryUpdate]) {

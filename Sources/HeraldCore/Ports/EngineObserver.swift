@@ -1,9 +1,10 @@
 /// What the engine reports as it works (Prometheus counters in the server).
 public protocol EngineObserver: Sendable {
-    /// A recipient's decision: `push`, `inapp`, or the skip reason.
-    func decided(_ decision: String, eventType: EventKind)
-    /// A provider's verdict on one push (or a local one: expired, credential broken).
-    func attempted(provider: String, outcome: String, reason: String?)
+    /// Recipients of a batch decided alike: `push`, `inapp`, or the skip reason, and how many.
+    func decided(_ decision: String, eventType: EventKind, count: Int)
+    /// Pushes of a batch given the same verdict by their provider (or a local one: expired,
+    /// credential broken), and how many.
+    func attempted(provider: String, outcome: String, reason: String?, count: Int)
     func accepted(events: Int)
     /// One fan-out batch: how many events (pages), how long taking them (hand-off or claim),
     /// deciding, sending and recording took.

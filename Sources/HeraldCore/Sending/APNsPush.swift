@@ -60,12 +60,17 @@ public struct APNsPush: Sendable, Equatable {
         return payload
     }
 
+    /// What a payload's text is given room for at once: CometChat's payload of a chat message
+    /// is ~2,000 bytes, which from 512 grew (and was copied) twice on every push; APNs takes up
+    /// to 4,096 (5,120 for VoIP).
+    static let payloadCapacity = 4_096
+
     /// ``payload``'s text (compact JSON), written as it goes: `aps`, then the fields.
     public var payloadBytes: [UInt8] {
-        var writer = JSONObjectWriter(capacity: 512)
+        var writer = JSONObjectWriter(capacity: Self.payloadCapacity)
         let hasAPS = aps != .empty
         if hasAPS {
-            writer.member("aps") { aps.write(into: &$0) }
+            writer.member("aps", object: { aps.write(into: &$0) })
         } else if !content.bringsAPS && !rawFields {
             writer.member("aps", .object([:]))
         }

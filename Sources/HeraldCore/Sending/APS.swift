@@ -77,51 +77,52 @@ public struct APS: Sendable, Equatable {
     /// Nothing at all: VoIP pushes carry their call in the other keys.
     public static let empty = APS()
 
-    public var json: JSONObject {
-        var aps: JSONObject = [:]
-        forEachMember { aps[$0] = $1 }
-        return aps
-    }
+    public var json: JSONObject { JSONObjectBuilder.object { write(into: &$0) } }
 
-    /// ``json``'s text, written as the members come (every APNs push).
-    public func write(into out: inout [UInt8]) {
-        var writer = JSONObjectWriter(capacity: 128)
-        forEachMember { writer.member($0, $1) }
-        out.append(contentsOf: writer.finish())
-    }
-
-    /// Each key that is set, spelled as APNs reads it, with its value.
-    private func forEachMember(_ body: (String, JSONValue) -> Void) {
-        if let alert { body("alert", alert.json) }
-        if let badge { body("badge", .number(Double(badge))) }
-        if let sound { body("sound", .string(sound)) }
-        if let threadId { body("thread-id", .string(threadId)) }
-        if contentAvailable { body("content-available", .number(1)) }
-        if mutableContent { body("mutable-content", .number(1)) }
-        if let interruptionLevel { body("interruption-level", .string(interruptionLevel.rawValue)) }
-        if let relevanceScore { body("relevance-score", .number(relevanceScore)) }
+    /// Each key that is set, spelled as APNs reads it, into a sink: ``json``, or the payload's
+    /// text on every push (no dictionary, no buffer of its own).
+    public func write<Sink: JSONObjectSink>(into sink: inout Sink) {
+        if let alert { alert.write(into: &sink) }
+        if let badge { sink.member("badge", .number(Double(badge))) }
+        if let sound { sink.member("sound", .string(sound)) }
+        if let threadId { sink.member("thread-id", .string(threadId)) }
+        if contentAvailable { sink.member("content-available", .number(1)) }
+        if mutableContent { sink.member("mutable-content", .number(1)) }
+        if let interruptionLevel { sink.member("interruption-level", .string(interruptionLevel.rawValue)) }
+        if let relevanceScore { sink.member("relevance-score", .number(relevanceScore)) }
     }
 }
 
 extension APS.Alert {
     var json: JSONValue {
+        var builder = JSONObjectBuilder()
+        write(into: &builder)
+        return builder.object["alert"] ?? .null
+    }
+
+    /// The `alert` member: an object, or the text alone.
+    func write<Sink: JSONObjectSink>(into sink: inout Sink) {
         switch self {
         case .text(let title, let body):
-            return .object(["title": .string(title), "body": .string(body)])
-        case .plain(let text):
-            return .string(text)
-        case .key(let key):
-            return .object(["loc-key": .string(key)])
-        case .localized(let alert):
-            var object: JSONObject = ["title-loc-key": .string(alert.titleLocKey)]
-            if !alert.titleLocArgs.isEmpty { object["title-loc-args"] = .array(alert.titleLocArgs.map(JSONValue.string)) }
-            if let key = alert.locKey {
-                object["loc-key"] = .string(key)
-                if !alert.locArgs.isEmpty { object["loc-args"] = .array(alert.locArgs.map(JSONValue.string)) }
-            } else {
-                object["body"] = .string(alert.body)
+            sink.member("alert") { alert in
+                alert.member("title", .string(title))
+                alert.member("body", .string(body))
             }
-            return .object(object)
+        case .plain(let text):
+            sink.member("alert", .string(text))
+        case .key(let key):
+            sink.member("alert") { $0.member("loc-key", .string(key)) }
+        case .localized(let localized):
+            sink.member("alert") { alert in
+                alert.member("title-loc-key", .string(localized.titleLocKey))
+                if !localized.titleLocArgs.isEmpty { alert.member("title-loc-args", .array(localized.titleLocArgs.map(JSONValue.string))) }
+                if let key = localized.locKey {
+                    alert.member("loc-key", .string(key))
+                    if !localized.locArgs.isEmpty { alert.member("loc-args", .array(localized.locArgs.map(JSONValue.string))) }
+                } else {
+                    alert.member("body", .string(localized.body))
+                }
+            }
         }
     }
 }

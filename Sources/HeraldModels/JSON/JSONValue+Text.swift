@@ -83,11 +83,27 @@ extension JSONValue {
     /// infinities (which JSON cannot carry) as null.
     static func write(number value: Double, into out: inout [UInt8]) {
         if value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 {
-            out.append(contentsOf: String(Int64(value)).utf8)
+            write(integer: Int64(value), into: &out)
         } else if value.isFinite {
             out.append(contentsOf: value.description.utf8)
         } else {
             out.append(contentsOf: "null".utf8)
+        }
+    }
+
+    /// Appends an integer's decimal digits, written straight into the text (timestamps, ids and
+    /// counts in every payload), not made into a string first.
+    static func write(integer value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

@@ -8,24 +8,35 @@ import Metrics
 /// each pruned token (its last characters only), each credential set aside.
 struct MetricsObserver: EngineObserver {
     var logger = Logger(label: "herald.engine")
-    /// The counters and timers of each label set, made once: every push counts a decision, an
-    /// attempt and a provider's latency, and asking the factory each time was a lookup in its
-    /// registry under a lock.
-    private let decisions = MetricsCache<Counter>()
-    private let attempts = MetricsCache<Counter>()
-    private let latencies = MetricsCache<Timer>()
+    /// The counters and timers of each label set, made once: asking the factory each time was a
+    /// lookup in its registry under a lock. Decisions and verdicts come counted per batch; a
+    /// provider's latency comes with every push.
+    private let decisions = MetricsCache<DecisionLabels, Counter>()
+    private let attempts = MetricsCache<AttemptLabels, Counter>()
+    private let latencies = MetricsCache<String, Timer>()
 
-    func decided(_ decision: String, eventType: EventKind) {
-        decisions.metric([decision, eventType.rawValue]) {
-            Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType.rawValue)])
-        }.increment()
+    struct DecisionLabels: Hashable {
+        var decision: String
+        var eventType: EventKind
     }
 
-    func attempted(provider: String, outcome: String, reason: String?) {
+    struct AttemptLabels: Hashable {
+        var provider: String
+        var outcome: String
+        var reason: String
+    }
+
+    func decided(_ decision: String, eventType: EventKind, count: Int) {
+        decisions.metric(DecisionLabels(decision: decision, eventType: eventType)) {
+            Counter(label: "herald_decisions_total", dimensions: [("decision", decision), ("event_type", eventType.rawValue)])
+        }.increment(by: Int64(count))
+    }
+
+    func attempted(provider: String, outcome: String, reason: String?, count: Int) {
         let reason = Self.label(reason)
-        attempts.metric([provider, outcome, reason]) {
+        attempts.metric(AttemptLabels(provider: provider, outcome: outcome, reason: reason)) {
             Counter(label: "herald_push_attempts_total", dimensions: [("provider", provider), ("outcome", outcome), ("reason", reason)])
-        }.increment()
+        }.increment(by: Int64(count))
     }
 
     func accepted(events: Int) {
@@ -71,7 +82,7 @@ struct MetricsObserver: EngineObserver {
     }
 
     func providerAnswered(provider: String, after latency: Duration) {
-        latencies.metric([provider]) { Timer(label: "herald_provider_request_seconds", dimensions: [("provider", provider)]) }
+        latencies.metric(provider) { Timer(label: "herald_provider_request_seconds", dimensions: [("provider", provider)]) }
             .recordNanoseconds(Self.nanoseconds(latency))
     }
 
