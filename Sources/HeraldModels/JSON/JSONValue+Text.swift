@@ -155,6 +155,9 @@ extension JSONValue {
 struct JSONReader {
     let bytes: UnsafeRawBufferPointer
     var index = 0
+    /// The members of the objects being read, innermost last: one buffer for the whole text, so
+    /// that an object's members are gathered without an array of their own grown for each.
+    private var members: [(String, JSONValue)] = []
 
     init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -207,10 +210,13 @@ struct JSONReader {
     mutating func object(depth: Int) throws -> JSONValue {
         index += 1
         // Members are gathered first, so the dictionary is made once at its size (each key hashed
-        // once, never rehashed as it grows); a name given twice keeps its last value.
-        var members: [(String, JSONValue)] = []
+        // once, never rehashed as it grows); a name given twice keeps its last value. They go on
+        // the reader's one buffer, after those of the objects this one is in, and leave it when
+        // the object is made.
         skipWhitespace()
         if expect(UInt8(ascii: "}")) { return .object([:]) }
+        let start = members.count
+        defer { members.removeSubrange(start...) }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -218,9 +224,10 @@ struct JSONReader {
             skipWhitespace()
             guard expect(UInt8(ascii: ":")) else { throw error("expected ':'") }
             skipWhitespace()
-            members.append((key, try value(depth: depth + 1)))
+            let value = try value(depth: depth + 1)
+            members.append((key, value))
             skipWhitespace()
-            if expect(UInt8(ascii: "}")) { return .object(Dictionary(members, uniquingKeysWith: { _, last in last })) }
+            if expect(UInt8(ascii: "}")) { return .object(Dictionary(members[start...], uniquingKeysWith: { _, last in last })) }
             guard expect(UInt8(ascii: ",")) else { throw error("expected ',' or '}'") }
         }
     }
