@@ -1,17 +1,22 @@
 import Foundation
 
-/// Rendered titles and bodies of one batch, each (event, locale) rendered once.
+/// Rendered titles and bodies of one batch, each (event, locale) rendered once. A batch plans its
+/// events one after another (an event's page at a time, never two pages of one event), so only
+/// the event in hand's texts are kept, one per locale, found by a linear search: a 1:1 message
+/// renders its one text without it being hashed into a table of the whole batch's. (Retries,
+/// whose deliveries may alternate between events, render an event's text again when it comes
+/// back: the same text, rendered twice.)
 struct TextCache {
-    private struct Key: Hashable {
-        var eventId: String
-        var locale: String?
-    }
-
-    private var texts: [Key: RenderedText] = [:]
+    private var eventId: String?
+    private var texts: [(locale: String?, text: RenderedText)] = []
 
     mutating func text(_ event: ResolvedEvent, locale: String?, snapshot: AppSnapshot) -> RenderedText {
-        let key = Key(eventId: event.event.id, locale: locale)
-        if let known = texts[key] { return known }
+        if eventId != event.event.id {
+            eventId = event.event.id
+            texts.removeAll(keepingCapacity: true)
+        } else if let known = texts.first(where: { $0.locale == locale }) {
+            return known.text
+        }
         let template = PushTemplate.pick(
             event.templateType,
             event.receiverType,
@@ -20,7 +25,7 @@ struct TextCache {
             format: snapshot.settings.payloadFormat
         )
         let text = RenderedText.render(template, event, hideText: snapshot.settings.hideMessageText)
-        texts[key] = text
+        texts.append((locale, text))
         return text
     }
 }
