@@ -88,7 +88,8 @@ struct OperatorOutputTests {
             text = (try? await HTTPTestClient.shared.request(.GET, "http://127.0.0.1:\(metricsPort)/metrics"))?.text ?? ""
         } while ContinuousClock.now < deadline
             && !(text.contains("herald_provider_request_seconds_bucket") && text.contains("herald_websockets_open 1")
-                && text.contains("herald_outbox_depth_by_app"))
+                && text.contains("herald_outbox_depth_by_app") && text.contains("herald_decisions_total{")
+                && text.contains("herald_push_attempts_total{"))
         #expect(text.contains(#"herald_provider_request_seconds_bucket{provider="apns""#), "no provider latency histogram:\n\(text.prefix(3_000))")
         #expect(text.contains("herald_websockets_open 1"), "open WebSockets not counted")
         #expect(text.contains("herald_outbox_depth_by_app{app="), "no outbox depth per app")
