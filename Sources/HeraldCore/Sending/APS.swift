@@ -94,12 +94,6 @@ public struct APS: Sendable, Equatable {
 }
 
 extension APS.Alert {
-    var json: JSONValue {
-        var builder = JSONObjectBuilder()
-        write(into: &builder)
-        return builder.object["alert"] ?? .null
-    }
-
     /// The `alert` member: an object, or the text alone.
     func write<Sink: JSONObjectSink>(into sink: inout Sink) {
         switch self {
