@@ -9,6 +9,8 @@ struct Migration: Sendable {
     let statements: [String]
     /// Statements run on PostgreSQL only, after ``statements``.
     var postgres: [String] = []
+    /// Statements run on SQLite only, after ``statements``.
+    var sqlite: [String] = []
 }
 
 extension SQLStore {
@@ -467,6 +469,24 @@ extension SQLStore {
                 "CREATE INDEX push_tokens_by_provider ON push_tokens (provider_id, app_id)",
             ]
         ),
+        // SQLite: the delivery log by user is a table of its own, filled in sorted batches
+        // (``DeliveryUserIndex``), not an index each push's row went into at a random place.
+        Migration(
+            version: 20,
+            name: "deliveries by user in sorted batches",
+            statements: [],
+            sqlite: [
+                """
+                CREATE TABLE delivery_users (
+                    app_id TEXT NOT NULL, uid TEXT NOT NULL, created_at BIGINT NOT NULL, delivery_id TEXT NOT NULL,
+                    PRIMARY KEY (app_id, uid, created_at, delivery_id)) WITHOUT ROWID
+                """,
+                "INSERT INTO delivery_users SELECT app_id, uid, created_at, id FROM deliveries ORDER BY app_id, uid, created_at, id",
+                "CREATE TABLE delivery_users_indexed (through BIGINT NOT NULL)",
+                "INSERT INTO delivery_users_indexed SELECT COALESCE(MAX(rowid), 0) FROM deliveries",
+                "DROP INDEX deliveries_by_user",
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.
@@ -492,7 +512,7 @@ extension SQLStore {
             let applied = Set(try await db.raw("SELECT version FROM herald_migrations").rows().map { try $0.int("version") })
             var done: [Int] = []
             for migration in Self.migrations where !applied.contains(migration.version) && migration.version <= (version ?? .max) {
-                for statement in migration.statements + (dialect == .postgres ? migration.postgres : []) {
+                for statement in migration.statements + (dialect == .postgres ? migration.postgres : migration.sqlite) {
                     try await db.raw(SQLQueryString(statement)).perform()
                 }
                 try await db.raw(

@@ -14,6 +14,8 @@ public final class SQLStore: Sendable {
     /// Cache changes to and from the other processes (PostgreSQL).
     let cacheBus: CacheBus?
     private let cacheListener: Task<Void, Never>?
+    /// Copies SQLite's new deliveries into its log by user (``DeliveryUserIndex``).
+    private let deliveryUsersIndexer: Task<Void, Never>?
     /// PostgreSQL's token registrations, stored in batches (a login storm's round trips shared).
     let registrations = GroupCommit<TokenRequest, (TokenRegistration, told: Bool)>(maxBatch: 256)
 
@@ -31,7 +33,7 @@ public final class SQLStore: Sendable {
             do {
                 try await store.migrate()
             } catch {
-                try? await source.shutdown()
+                try? await store.shutdown()
                 throw error
             }
         }
@@ -50,11 +52,14 @@ public final class SQLStore: Sendable {
             self.cacheBus = nil
             self.cacheListener = nil
         }
+        self.deliveryUsersIndexer = source.dialect == .sqlite ? Task { await DeliveryUserIndex.run(source, logger: logger) } : nil
     }
 
     public func shutdown() async throws {
         cacheListener?.cancel()
         await cacheListener?.value
+        deliveryUsersIndexer?.cancel()
+        await deliveryUsersIndexer?.value
         try await source.shutdown()
     }
 

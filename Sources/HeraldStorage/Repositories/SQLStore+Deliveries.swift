@@ -99,14 +99,17 @@ extension SQLStore: DeliveryRepository {
     ]
 
     public func deliveries(appId: String, filter: DeliveryFilter, after cursor: String?, limit: Int) async throws -> [Delivery] {
-        try await lookup { db in
+        let position = try cursor.map(Self.deliveryCursor)
+        if let uid = filter.uid, dialect == .sqlite {
+            return try await deliveries(appId: appId, uid: uid, filter: filter, after: position, limit: limit)
+        }
+        return try await lookup { db in
             var query = db.select().column("*").from("deliveries").where("app_id", .equal, appId)
             if let uid = filter.uid { query = query.where("uid", .equal, uid) }
             if let eventId = filter.eventId { query = query.where("event_id", .equal, eventId) }
             if let status = filter.status { query = query.where("status", .equal, status.rawValue) }
             if let since = filter.since { query = query.where("created_at", .greaterThanOrEqual, since.ms) }
-            if let cursor {
-                let (createdAt, id) = try Self.deliveryCursor(cursor)
+            if let (createdAt, id) = position {
                 query = query.where(group: { group in
                     group.where("created_at", .lessThan, createdAt).orWhere(group: {
                         $0.where("created_at", .equal, createdAt).where("id", .lessThan, id)
@@ -115,6 +118,42 @@ extension SQLStore: DeliveryRepository {
             }
             return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).rows().map(Self.delivery)
         }
+    }
+
+    /// A user's deliveries on SQLite: those copied into `delivery_users` and those stored since
+    /// (``DeliveryUserIndex``), read in one statement so that each is found once, newest first.
+    private func deliveries(
+        appId: String,
+        uid: String,
+        filter: DeliveryFilter,
+        after position: (Int64, String)?,
+        limit: Int
+    ) async throws -> [Delivery] {
+        func matching(time: String, id: String) -> SQLQueryString {
+            var sql: SQLQueryString = ""
+            if let eventId = filter.eventId { sql += " AND d.event_id = \(bind: eventId)" }
+            if let status = filter.status { sql += " AND d.status = \(bind: status.rawValue)" }
+            if let since = filter.since { sql += " AND \(unsafeRaw: time) >= \(bind: since.ms)" }
+            if let (createdAt, last) = position {
+                sql += " AND (\(unsafeRaw: time) < \(bind: createdAt)"
+                sql += " OR (\(unsafeRaw: time) = \(bind: createdAt) AND \(unsafeRaw: id) < \(bind: last)))"
+            }
+            return sql
+        }
+        let query: SQLQueryString = """
+            SELECT * FROM (
+                SELECT d.* FROM delivery_users u JOIN deliveries d ON d.id = u.delivery_id
+                WHERE u.app_id = \(bind: appId) AND u.uid = \(bind: uid)\(matching(time: "u.created_at", id: "u.delivery_id"))
+                ORDER BY u.created_at DESC, u.delivery_id DESC LIMIT \(bind: limit))
+            UNION ALL
+            SELECT * FROM (
+                SELECT d.* FROM deliveries d NOT INDEXED
+                WHERE d.rowid > (SELECT through FROM delivery_users_indexed) AND d.app_id = \(bind: appId) AND d.uid = \(bind: uid)\(matching(time: "d.created_at", id: "d.id")))
+            """
+        let found = try await lookup { db in try await db.raw(query).rows().map(Self.delivery) }
+        var seen = Set<String>()
+        let newestFirst = found.filter { seen.insert($0.id).inserted }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+        return Array(newestFirst.prefix(limit))
     }
 
     public func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int] {
@@ -219,10 +258,12 @@ extension SQLStore: DeliveryRepository {
     }
 
     public func purge(appId: String, before: Date) async throws -> Int {
-        try await transaction { db in
+        let indexed = dialect == .sqlite
+        return try await transaction { db in
             try await db.raw(
                 "DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')"
             ).perform()
+            if indexed { try await DeliveryUserIndex.forget(appId: appId, before: before.ms, db: db) }
             return try await db.raw(
                 """
                 DELETE FROM events WHERE app_id = \(bind: appId) AND received_at < \(bind: before.ms) AND status = 'done' RETURNING id
@@ -291,8 +332,9 @@ extension SQLStore: DeliveryRepository {
                     """
                     UPDATE deliveries SET received_at = COALESCE(received_at, \(bind: receipt.at.ms)),
                         opened_at = COALESCE(opened_at, \(bind: opened))
-                    WHERE app_id = \(bind: appId) AND uid = \(bind: uid) AND channel = 'push'
-                      AND event_id IN (SELECT id FROM events WHERE app_id = \(bind: appId) AND message_id = \(bind: messageId))
+                    WHERE id IN (
+                        SELECT d.id FROM events e JOIN deliveries d ON d.event_id = e.id AND d.uid = \(bind: uid) AND d.channel = 'push'
+                        WHERE e.app_id = \(bind: appId) AND e.message_id = \(bind: messageId))
                       AND (received_at IS NULL OR (opened_at IS NULL AND \(bind: receipt.kind == .opened)))
                     RETURNING id
                     """
