@@ -92,6 +92,10 @@ struct DeliveryUserIndexTests {
                 try await f.store.deliveries(appId: f.appId, filter: DeliveryFilter(uid: "bob"), after: nil, limit: 10).map(\.subject.id) == ["evt_a"]
             )
             #expect(try await f.store.deliveries(appId: f.appId, filter: DeliveryFilter(uid: "nobody"), after: nil, limit: 10).isEmpty)
+            // The whole app's log, paged the same way.
+            let all = try await Self.pages(f, DeliveryFilter(), limit: 4).flatMap { $0 }
+            #expect(all.map(\.subject.id) == ["evt_c", "evt_b", "evt_b", "evt_b", "evt_a", "evt_a"], "\(round)")
+            #expect(Set(all.map(\.id)).count == 6, "\(round)")
             try await Self.flush(f)
         }
         try await f.store.shutdown()

@@ -21,6 +21,10 @@ public final class SQLStore: Sendable {
 
     var dialect: Dialect { source.dialect }
 
+    /// Whether the delivery log by user is ``DeliveryUserIndex``'s table, copied in sorted
+    /// batches (SQLite), rather than an index of `deliveries` (PostgreSQL).
+    var deliveriesByUserCopied: Bool { deliveryUsersIndexer != nil }
+
     /// Opens the database and applies pending migrations.
     public static func open(_ url: DatabaseURL, logger: Logger = Logger(label: "herald.storage"), migrate: Bool = true) async throws -> SQLStore {
         let source: any ConnectionSource

@@ -100,24 +100,14 @@ extension SQLStore: DeliveryRepository {
 
     public func deliveries(appId: String, filter: DeliveryFilter, after cursor: String?, limit: Int) async throws -> [Delivery] {
         let position = try cursor.map(Self.deliveryCursor)
-        if let uid = filter.uid, dialect == .sqlite {
+        if let uid = filter.uid, deliveriesByUserCopied {
             return try await deliveries(appId: appId, uid: uid, filter: filter, after: position, limit: limit)
         }
-        return try await lookup { db in
-            var query = db.select().column("*").from("deliveries").where("app_id", .equal, appId)
-            if let uid = filter.uid { query = query.where("uid", .equal, uid) }
-            if let eventId = filter.eventId { query = query.where("event_id", .equal, eventId) }
-            if let status = filter.status { query = query.where("status", .equal, status.rawValue) }
-            if let since = filter.since { query = query.where("created_at", .greaterThanOrEqual, since.ms) }
-            if let (createdAt, id) = position {
-                query = query.where(group: { group in
-                    group.where("created_at", .lessThan, createdAt).orWhere(group: {
-                        $0.where("created_at", .equal, createdAt).where("id", .lessThan, id)
-                    })
-                })
-            }
-            return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).rows().map(Self.delivery)
-        }
+        var query: SQLQueryString = "SELECT * FROM deliveries d WHERE d.app_id = \(bind: appId)"
+        if let uid = filter.uid { query += " AND d.uid = \(bind: uid)" }
+        query += Self.matching(filter, after: position, time: "d.created_at", id: "d.id")
+        query += " ORDER BY d.created_at DESC, d.id DESC LIMIT \(bind: limit)"
+        return try await lookup { [query] db in try await db.raw(query).rows().map(Self.delivery) }
     }
 
     /// A user's deliveries on SQLite: those copied into `delivery_users` and those stored since
@@ -129,31 +119,35 @@ extension SQLStore: DeliveryRepository {
         after position: (Int64, String)?,
         limit: Int
     ) async throws -> [Delivery] {
-        func matching(time: String, id: String) -> SQLQueryString {
-            var sql: SQLQueryString = ""
-            if let eventId = filter.eventId { sql += " AND d.event_id = \(bind: eventId)" }
-            if let status = filter.status { sql += " AND d.status = \(bind: status.rawValue)" }
-            if let since = filter.since { sql += " AND \(unsafeRaw: time) >= \(bind: since.ms)" }
-            if let (createdAt, last) = position {
-                sql += " AND (\(unsafeRaw: time) < \(bind: createdAt)"
-                sql += " OR (\(unsafeRaw: time) = \(bind: createdAt) AND \(unsafeRaw: id) < \(bind: last)))"
-            }
-            return sql
-        }
         let query: SQLQueryString = """
             SELECT * FROM (
                 SELECT d.* FROM delivery_users u JOIN deliveries d ON d.id = u.delivery_id
-                WHERE u.app_id = \(bind: appId) AND u.uid = \(bind: uid)\(matching(time: "u.created_at", id: "u.delivery_id"))
+                WHERE u.app_id = \(bind: appId) AND u.uid = \(bind: uid)\(Self.matching(filter, after: position, time: "u.created_at", id: "u.delivery_id"))
                 ORDER BY u.created_at DESC, u.delivery_id DESC LIMIT \(bind: limit))
             UNION ALL
             SELECT * FROM (
                 SELECT d.* FROM deliveries d NOT INDEXED
-                WHERE d.rowid > (SELECT through FROM delivery_users_indexed) AND d.app_id = \(bind: appId) AND d.uid = \(bind: uid)\(matching(time: "d.created_at", id: "d.id")))
+                WHERE d.rowid > (SELECT through FROM delivery_users_indexed) AND d.app_id = \(bind: appId) AND d.uid = \(bind: uid)\(Self.matching(filter, after: position, time: "d.created_at", id: "d.id")))
             """
         let found = try await lookup { db in try await db.raw(query).rows().map(Self.delivery) }
         var seen = Set<String>()
         let newestFirst = found.filter { seen.insert($0.id).inserted }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
         return Array(newestFirst.prefix(limit))
+    }
+
+    /// A delivery filter's conditions other than the user (on the deliveries aliased `d`), and the
+    /// position after a cursor in the log, newest first (on `time` and `id`, the columns that
+    /// order the rows read).
+    private static func matching(_ filter: DeliveryFilter, after position: (Int64, String)?, time: String, id: String) -> SQLQueryString {
+        var sql: SQLQueryString = ""
+        if let eventId = filter.eventId { sql += " AND d.event_id = \(bind: eventId)" }
+        if let status = filter.status { sql += " AND d.status = \(bind: status.rawValue)" }
+        if let since = filter.since { sql += " AND \(unsafeRaw: time) >= \(bind: since.ms)" }
+        if let (createdAt, last) = position {
+            sql += " AND (\(unsafeRaw: time) < \(bind: createdAt)"
+            sql += " OR (\(unsafeRaw: time) = \(bind: createdAt) AND \(unsafeRaw: id) < \(bind: last)))"
+        }
+        return sql
     }
 
     public func deliveryCounts(appId: String, eventId: String) async throws -> [DeliveryStatus: Int] {
@@ -258,7 +252,7 @@ extension SQLStore: DeliveryRepository {
     }
 
     public func purge(appId: String, before: Date) async throws -> Int {
-        let indexed = dialect == .sqlite
+        let indexed = deliveriesByUserCopied
         return try await transaction { db in
             try await db.raw(
                 "DELETE FROM deliveries WHERE app_id = \(bind: appId) AND created_at < \(bind: before.ms) AND status NOT IN ('pending', 'sending')"
