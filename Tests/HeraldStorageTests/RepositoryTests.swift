@@ -55,6 +55,18 @@ struct RepositoryTests {
             return event
         }
 
+        /// The uids of a group's members, read page by page (`pageSize` at a time) as a client does.
+        func memberUids(_ guid: String, pageSize: Int) async throws -> [String] {
+            var seen: [String] = []
+            var after: String?
+            repeat {
+                let page = try await store.members(appId: appId, guid: guid, afterUid: after, limit: pageSize)
+                seen += page.map(\.uid)
+                after = page.count == pageSize ? page.last?.uid : nil
+            } while after != nil
+            return seen
+        }
+
         func token(_ session: Session, _ token: String, platform: PushPlatform = .fcmAndroid, at offset: Int64 = 0) -> PushToken {
             let at = Date(millisecondsSince1970: now.millisecondsSince1970 + offset)
             return PushToken(
@@ -222,14 +234,7 @@ struct RepositoryTests {
         #expect(again.added == 0 && again.updated == 10)
         #expect(try await f.store.group(appId: f.appId, guid: "g1")?.membersCount == 2_400)
 
-        var seen: [String] = []
-        var after: String?
-        repeat {
-            let page = try await f.store.members(appId: f.appId, guid: "g1", afterUid: after, limit: 700)
-            seen += page.map(\.uid)
-            after = page.count == 700 ? page.last?.uid : nil
-        } while after != nil
-        #expect(seen == Array(uids.prefix(2_400)))
+        #expect(try await f.memberUids("g1", pageSize: 700) == Array(uids.prefix(2_400)))
         #expect(try await f.store.members(appId: f.appId, guid: "g1", afterUid: nil, limit: 1).first?.scope == .admin)
 
         #expect(try await f.store.removeMember(appId: f.appId, guid: "g1", uid: "user-00000"))
