@@ -18,8 +18,14 @@ extension SQLStore: EventRepository {
     public func insertEvents(_ events: [ChatEvent], claim: Claim?) async throws -> [String] {
         let (rows, ids, clientIds, posted) = try Self.eventRows(events, claim: claim)
         let appId = events.first?.appId
+        // Only a client id can clash (an event's id is new): rows without one go in without
+        // `ON CONFLICT`, which PostgreSQL pays for on every row (a speculative insert, the unique
+        // indexes checked first: ~7.6 against ~9.3 µs a row measured alone, 200,000 events).
+        let plain = clientIds.allSatisfy { $0 == nil } ? rows : rows.indices.filter { clientIds[$0] == nil }.map { rows[$0] }
+        let keyed = plain.count == rows.count ? [] : rows.indices.filter { clientIds[$0] != nil }.map { rows[$0] }
         return try await transaction { db in
-            try await db.insert(into: "events", columns: Self.eventColumns, rows: rows, conflict: .ignore)
+            try await db.insert(into: "events", columns: Self.eventColumns, rows: plain, conflict: .fail)
+            try await db.insert(into: "events", columns: Self.eventColumns, rows: keyed, conflict: .ignore)
             // A client id already used keeps its first event, when it is the same event: posted
             // again with another body, the whole post is refused (and rolled back).
             var byClientId: [String: String] = [:]
