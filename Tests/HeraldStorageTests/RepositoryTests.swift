@@ -341,6 +341,21 @@ struct RepositoryTests {
         try await f.store.shutdown()
     }
 
+    /// An event's first page goes in without looking for stored deliveries (PostgreSQL), but a
+    /// recipient and target it names twice are still stored once, and the page is recorded.
+    @Test(arguments: TestBackend.available)
+    func aFirstPageNamingATargetTwiceStoresItOnce(_ backend: TestBackend) async throws {
+        let f = try await Fixture.make(backend)
+        let event = try await f.groupMessage("evt_" + f.appId, claimedUntil: f.now.addingTimeInterval(60))
+        let step = Self.fanOutStep(f, eventId: event.id, ["bo", "cy", "bo"], from: nil, to: nil, leaseUntil: f.now.addingTimeInterval(60))
+        #expect(try await f.store.commitFanOut([step], at: f.now) == [event.id])
+        let logged = try await f.store.deliveries(appId: f.appId, filter: DeliveryFilter(eventId: event.id), after: nil, limit: 50)
+        #expect(logged.map(\.uid).sorted() == ["bo", "cy"])
+        #expect(logged.first { $0.uid == "bo" }?.id == step.deliveries[0].id)
+        #expect(try await f.store.storedEvent(appId: f.appId, id: event.id)?.status == .done)
+        try await f.store.shutdown()
+    }
+
     /// A fan-out step of a group message to `uids` (a delivery each, new ids), from one page's
     /// cursor to the next's (nil: the last page).
     static func fanOutStep(_ f: Fixture, eventId: String, _ uids: [String], from: String?, to: String?, leaseUntil: Date) -> FanOutStep {

@@ -169,11 +169,16 @@ extension SQLStore: EventRepository {
             // A recipient's delivery of an event already stored (`deliveries_once`) is kept; the
             // ids are new (`dlv_`, time-ordered with a random part), so that is the only clash
             // to look for before each row (unnamed, PostgreSQL checked the primary key too: the
-            // insert took ~38 µs a row in a 1:1 run, ~34 µs named).
+            // insert took ~38 µs a row in a 1:1 run, ~34 µs named). On PostgreSQL the rows that
+            // cannot clash go in without `ON CONFLICT` (``newDeliveries(_:)``).
+            let (new, maybeStored) =
+                self.dialect == .postgres
+                ? Self.newDeliveries(kept) : ([], kept.indices.flatMap { kept[$0].deliveries.lazy.map(Self.deliveryRow) })
+            try await db.insert(into: "deliveries", columns: Self.deliveryColumns, rows: new, conflict: .fail)
             try await db.insert(
                 into: "deliveries",
                 columns: Self.deliveryColumns,
-                rows: kept.indices.flatMap { kept[$0].deliveries.lazy.map(Self.deliveryRow) },
+                rows: maybeStored,
                 conflict: .ignoreDuplicate(of: Self.deliveryOnce)
             )
             try await Self.applyWindowChanges(kept.indices.flatMap { kept[$0].windowChanges }, db: db)
@@ -255,6 +260,37 @@ extension SQLStore: EventRepository {
                 ).perform()
             }
         }
+    }
+
+    /// Recorded steps' delivery rows: those that cannot meet a delivery stored before, and the
+    /// others. A step that began its event (`fromCursor` nil) and was recorded in this commit is
+    /// its event's first page recorded (a recorded page moves the cursor on or finishes the event,
+    /// and only a commit that records a page stores deliveries), so no delivery of that event is
+    /// stored yet; its rows are new but for a recipient and target named twice in the step, whose
+    /// second row goes with the others. PostgreSQL pays for `ON CONFLICT` on every row (a
+    /// speculative insert): 200,000 delivery rows alone, ~9.3 µs a row plain, ~11.3 with it.
+    static func newDeliveries(_ steps: [FanOutStep]) -> (new: [[BulkValue]], maybeStored: [[BulkValue]]) {
+        var new: [[BulkValue]] = []
+        var maybeStored: [[BulkValue]] = []
+        for index in steps.indices {
+            let deliveries = steps[index].deliveries
+            guard steps[index].fromCursor == nil else {
+                maybeStored += deliveries.map(Self.deliveryRow)
+                continue
+            }
+            var named = Set<DeliveryOnce>()
+            for delivery in deliveries {
+                let first = deliveries.count == 1 || named.insert(DeliveryOnce(uid: delivery.uid, target: targetText(delivery.target))).inserted
+                if first { new.append(Self.deliveryRow(delivery)) } else { maybeStored.append(Self.deliveryRow(delivery)) }
+            }
+        }
+        return (new, maybeStored)
+    }
+
+    /// A delivery's key among its event's (`deliveries_once`).
+    private struct DeliveryOnce: Hashable {
+        var uid: String
+        var target: String
     }
 
     static let unreadColumns: [BulkColumn] = [.text("app_id"), .text("uid"), .text("conversation_id"), .integer("count"), .bigint("updated_at")]
