@@ -20,7 +20,7 @@ PHASES = [
      r"libsqlite3|^GRDB\.|HeraldStorage\.SQLite|HeraldStorage\.DeliveryUserIndex"),
     ("send", "the provider clients: HTTP/2, HPACK, TLS, results",
      r"HeraldProviders\.|NIOHTTP2|NIOHPACK|NIOSSL|CNIOBoringSSL|HeraldCore\.Dispatcher"),
-    ("intake", "POST /v1/events: HTTP, JSON, parsing and checking events",
+    ("intake", "the HTTP server and POST /v1/events: JSON, parsing and checking events",
      r"Hummingbird|NIOHTTP1|HeraldCore\.EventIntake|HeraldCore\.EventParser|HeraldCore\.FieldReader|"
      r"HeraldModels\.JSONReader|HeraldServer\."),
     ("storage", "repositories, caches, SQLKit, the PostgreSQL client",
