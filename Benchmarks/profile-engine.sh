@@ -15,6 +15,11 @@ cd "$(dirname "$0")/.."
 BACKEND=${1:-sqlite}
 EVENTS=${2:-200000}
 SECONDS_RECORDED=${3:-6}
+case "$BACKEND" in
+  sqlite) ;;
+  postgres) : "${HERALD_BENCH_POSTGRES_URL:?set HERALD_BENCH_POSTGRES_URL to profile on PostgreSQL}" ;;
+  *) echo "usage: $0 [sqlite|postgres] [events] [seconds]" >&2; exit 2 ;;
+esac
 OUT=${HERALD_BENCH_OUT:-/tmp/herald-profile}
 mkdir -p "$OUT"
 command -v perf >/dev/null || { apt-get update -qq && apt-get install -y -qq linux-perf >/dev/null; }
@@ -28,10 +33,9 @@ trap 'if [ -n "$BENCH" ]; then kill $BENCH 2>/dev/null || true; fi; rm -rf "$WOR
 case "$BACKEND" in
   sqlite) DATABASE="sqlite://$WORK/herald.sqlite" ;;
   postgres)
-    DATABASE=${HERALD_BENCH_POSTGRES_URL:?set HERALD_BENCH_POSTGRES_URL to profile on PostgreSQL}
+    DATABASE=$HERALD_BENCH_POSTGRES_URL
     Benchmarks/fresh-postgres.sh >/dev/null
     ;;
-  *) echo "usage: $0 [sqlite|postgres] [events] [seconds]" >&2; exit 2 ;;
 esac
 
 stdbuf -oL "$BIN/herald-bench" engine --herald "$BIN/herald" --database "$DATABASE" --users 10000 --events "$EVENTS" \
@@ -45,12 +49,13 @@ SERVER=$(pgrep -f "^$BIN/herald serve" | head -1)
 # The 1:1 load has begun when the server's CPU climbs (clock ticks in 0.3 s).
 ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
 while :; do
+  kill -0 $BENCH 2>/dev/null || { cat "$WORK/bench.log"; exit 1; }
   before=$(ticks); sleep 0.3; after=$(ticks)
   [ $((after - before)) -gt 30 ] && break
 done
 perf record -F 999 -a -g -o "$OUT/perf.data" -- sleep "$SECONDS_RECORDED" 2>/dev/null >/dev/null
 BENCH_PID=$BENCH
-wait $BENCH
+wait $BENCH || { cat "$WORK/bench.log"; exit 1; }
 BENCH=
 RESULT=$(grep "1:1" "$WORK/bench.log")
 echo "$RESULT"
