@@ -33,7 +33,7 @@ FALLBACK = [
     ("event loops", "NIO's event loops and buffers", r"NIOPosix|NIOCore|NIOEmbedded"),
     ("tasks", "the concurrency runtime and dispatch", r"libswift_Concurrency|libdispatch"),
 ]
-RUNTIME = r"libswiftCore|libjemalloc|libc\.so|malloc|free$"
+RUNTIME = r"libswiftCore|libjemalloc|libc\.so"
 
 
 def read(path):
