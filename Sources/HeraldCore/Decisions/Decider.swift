@@ -13,6 +13,17 @@ public enum Decider {
         providers: [String: ProviderCredential],
         now: Date
     ) -> Decision {
+        decide(event, recipient, settings: settings, usable: UsableProviders(providers), now: now)
+    }
+
+    /// The same with the app's usable credentials worked out before (once per app, not per recipient).
+    public static func decide(
+        _ event: ResolvedEvent,
+        _ recipient: RecipientFacts,
+        settings: PushSettings,
+        usable providers: UsableProviders,
+        now: Date
+    ) -> Decision {
         guard settings.enabled else { return .skip(.pushDisabled) }
         if case .message(let message) = event.event.body, message.suppressPush { return .skip(.suppressed) }
         // An edit replaces, a delete takes away, only a notification that was shown.
@@ -40,9 +51,9 @@ public enum Decider {
         case .anyOffline:
             tokens = tokens.filter { !online.contains($0.sessionId) }
         }
-        let usable = tokens.filter { token in providers[token.providerId].map(\.isUsable) ?? false }
+        let usable = tokens.filter { providers.ids.contains($0.providerId) }
         let choices = routes(for: event, usable)
-        let webhooks = providers.values.filter { $0.kind == .custom && $0.isUsable }.map(\.providerId).sorted()
+        let webhooks = providers.webhooks
         if choices.isEmpty && webhooks.isEmpty {
             guard connected.isEmpty else { return .inApp(sessions: connected) }
             // A uid the directory does not know has no sessions and so no tokens: say so.

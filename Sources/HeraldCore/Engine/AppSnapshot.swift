@@ -3,13 +3,18 @@ import Foundation
 /// An app as the engine needs it: settings, credentials by id, templates.
 public struct AppSnapshot: Sendable {
     public var app: App
-    public var providers: [String: ProviderCredential]
+    public var providers: [String: ProviderCredential] {
+        didSet { usable = UsableProviders(providers) }
+    }
     public var templates: [PushTemplate]
+    /// The credentials a push may go through, as every recipient's decision asks (kept with `providers`).
+    public private(set) var usable: UsableProviders
 
     public init(app: App, providers: [String: ProviderCredential], templates: [PushTemplate]) {
         self.app = app
         self.providers = providers
         self.templates = templates
+        self.usable = UsableProviders(providers)
     }
 
     public var settings: PushSettings { app.settings }

@@ -22,4 +22,10 @@ public indirect enum EventBody: Codable, Sendable, Equatable {
         case .matrix: .matrix
         }
     }
+
+    /// An edit or a delete of a message: told only to those who were alerted to the message.
+    public var isMessageChange: Bool {
+        if case .message(let message) = self { return message.action != .new }
+        return false
+    }
 }

@@ -63,12 +63,13 @@ struct BatchFacts: Sendable {
                 facts.windows = Dictionary(try await ports.windows.windows(appId: appId, uids: recipients).map { ($0.key, $0) }) { $1 }
             }
         }
-        for stored in events {
-            guard case .message(let message) = stored.event.body, message.action != .new, !recipients.isEmpty else { continue }
-            facts.alerted[stored.event.id] = try await ports.events.alertedRecipients(
+        // Read in place, by index: `for stored in events` copies every event to look at its kind.
+        for index in events.indices where !recipients.isEmpty && events[index].event.body.isMessageChange {
+            guard let messageId = events[index].event.messageId else { continue }
+            facts.alerted[events[index].event.id] = try await ports.events.alertedRecipients(
                 appId: appId,
-                messageId: message.idText,
-                excluding: stored.event.id,
+                messageId: messageId,
+                excluding: events[index].event.id,
                 uids: recipients
             )
         }

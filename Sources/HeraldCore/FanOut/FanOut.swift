@@ -109,7 +109,7 @@ public struct FanOut: Sendable {
             ready = steps
         }
         var recorded = ready.isEmpty ? [] : try await ports.events.commitFanOut(ready, at: now)
-        for step in ready { pages.close(step, recorded: recorded.contains(step.eventId)) }
+        for index in ready.indices { pages.close(ready[index], recorded: recorded.contains(ready[index].eventId)) }
         guard !linked.isEmpty else { return recorded }
         try await withThrowingTaskGroup(of: Set<String>.self) { group in
             for step in linked {

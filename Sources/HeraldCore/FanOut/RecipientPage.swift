@@ -28,9 +28,9 @@ struct RecipientPage: Sendable {
     static func nobodyReason(_ event: ChatEvent, recipients: [String], users: [String: User], groups: [String: Group]) -> NobodyReason? {
         if let guid = Recipients.direct(event).membersOf {
             guard recipients.isEmpty else { return nil }
-            return groups[guid] == nil ? .unknownGroup : .noMembers
+            return groups.index(forKey: guid) == nil ? .unknownGroup : .noMembers
         }
-        guard !recipients.isEmpty, recipients.allSatisfy({ users[$0] == nil }) else { return nil }
+        guard !recipients.isEmpty, recipients.allSatisfy({ users.index(forKey: $0) == nil }) else { return nil }
         return .unknownUser
     }
 }

@@ -33,7 +33,7 @@ struct RecipientPlan: Sendable {
     ) -> RecipientPlan {
         let event = context.event
         let settings = context.snapshot.settings
-        let decision = Decider.decide(event, facts, settings: settings, providers: context.snapshot.providers, now: context.now)
+        let decision = Decider.decide(event, facts, settings: settings, usable: context.snapshot.usable, now: context.now)
         var plan = RecipientPlan(decision: decision)
         // A new message the recipient is told of counts as unread from now on (added to the
         // counts read, not into a copy of them).
