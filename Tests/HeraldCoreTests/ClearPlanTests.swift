@@ -24,7 +24,7 @@ struct ClearPlanTests {
             eventId: "evt_r",
             appId: "app1",
             tokens: tokens,
-            providers: DecisionTests.providers(disabled: ["gone"], webhook: true),
+            usable: UsableProviders(DecisionTests.providers(disabled: ["gone"], webhook: true)),
             exceptSession: "s1",
             badge: 3,
             now: Self.now,

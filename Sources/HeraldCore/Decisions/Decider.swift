@@ -87,8 +87,3 @@ public enum Decider {
         }
     }
 }
-
-extension ProviderCredential {
-    /// Enabled and not set aside.
-    var isUsable: Bool { config.enabled && !isBroken }
-}

@@ -21,3 +21,8 @@ public struct UsableProviders: Sendable, Equatable {
         self.webhooks = webhooks.sorted()
     }
 }
+
+extension ProviderCredential {
+    /// Enabled and not set aside.
+    var isUsable: Bool { config.enabled && !isBroken }
+}

@@ -11,7 +11,7 @@ enum ClearPlan {
         eventId: String,
         appId: String,
         tokens: [PushToken],
-        providers: [String: ProviderCredential],
+        usable providers: UsableProviders,
         exceptSession: String?,
         badge: Int?,
         now: Date,
@@ -33,9 +33,9 @@ enum ClearPlan {
         )
         let cleared = tokens.filter { token in
             token.sessionId != exceptSession && !token.platform.isBrowser && token.kind != .apnsVoIP
-                && providers[token.providerId]?.isUsable == true
+                && providers.ids.contains(token.providerId)
         }
-        return base.rows(to: cleared, webhooksOf: providers)
+        return base.rows(to: cleared, webhooks: providers.webhooks)
     }
 
     /// The user's unread total once `conversationId` is read, when the app shows badges.

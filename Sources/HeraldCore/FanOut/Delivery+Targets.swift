@@ -1,9 +1,10 @@
 import Foundation
 
 extension Delivery {
-    /// A row of `self` for each token and for each usable webhook provider: what clears and burst
-    /// summaries send to a user's devices (the callers pick the tokens).
-    func rows(to tokens: [PushToken], webhooksOf providers: [String: ProviderCredential]) -> [Delivery] {
+    /// A row of `self` for each token and for each webhook provider (an app's usable ones,
+    /// ``UsableProviders/webhooks``): what clears and burst summaries send to a user's devices
+    /// (the callers pick the tokens).
+    func rows(to tokens: [PushToken], webhooks: [String]) -> [Delivery] {
         var rows: [Delivery] = tokens.map { token in
             var row = self
             row.id = Identifier.timeOrdered("dlv_")
@@ -14,11 +15,11 @@ extension Delivery {
             row.seal(for: token)
             return row
         }
-        for provider in providers.values.sorted(by: { $0.providerId < $1.providerId }) where provider.kind == .custom && provider.isUsable {
+        for providerId in webhooks {
             var row = self
             row.id = Identifier.timeOrdered("dlv_")
-            row.target = .webhook(providerId: provider.providerId)
-            row.providerId = provider.providerId
+            row.target = .webhook(providerId: providerId)
+            row.providerId = providerId
             row.route = nil
             rows.append(row)
         }

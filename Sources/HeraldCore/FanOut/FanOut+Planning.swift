@@ -142,7 +142,7 @@ extension FanOut {
             eventId: event.event.id,
             appId: appId,
             tokens: facts.tokens[read.uid] ?? [],
-            providers: snapshot.providers,
+            usable: snapshot.usable,
             exceptSession: read.sessionId,
             badge: ClearPlan.badge(counts, reading: read.conversationId, settings: settings),
             now: now,

@@ -73,7 +73,7 @@ public struct WindowSweeper: Sendable {
                 eventId: eventId,
                 appId: window.appId,
                 tokens: tokens,
-                providers: snapshot.providers,
+                usable: snapshot.usable,
                 exceptSession: window.exceptSession,
                 badge: ClearPlan.badge(unread, reading: window.key.conversationId, settings: settings),
                 now: now,
@@ -117,7 +117,7 @@ public struct WindowSweeper: Sendable {
             expiresAt: now.addingTimeInterval(TimeInterval(settings.chatTTLSeconds)),
             createdAt: now
         )
-        let devices = tokens.filter { $0.kind != .apnsVoIP && snapshot.providers[$0.providerId]?.isUsable == true }
-        return base.rows(to: devices, webhooksOf: snapshot.providers)
+        let devices = tokens.filter { $0.kind != .apnsVoIP && snapshot.usable.ids.contains($0.providerId) }
+        return base.rows(to: devices, webhooks: snapshot.usable.webhooks)
     }
 }
