@@ -175,20 +175,28 @@ extension SQLStore: DeliveryRepository {
     }
 
     public func outboxDepthByApp() async throws -> [String: Int] {
-        try await lookup { db in
+        let sql = Self.outboxDepthByAppSQL(dialect)
+        return try await lookup { db in
             var depth: [String: Int] = [:]
-            // One count per status, each through its status's partial index (an IN list would
-            // read every delivery ever made).
-            for row in try await db.raw(
-                """
-                SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status = 'pending' GROUP BY app_id
-                UNION ALL SELECT app_id, COUNT(*) AS n FROM deliveries WHERE status = 'sending' GROUP BY app_id
-                """
-            ).rows() {
+            for row in try await db.raw(SQLQueryString(sql)).rows() {
                 depth[try row.string("app_id"), default: 0] += try row.int("n")
             }
             return depth
         }
+    }
+
+    /// The open deliveries counted by app: one count per status, each through its status's
+    /// partial index (an IN list would read every delivery ever made). Left to itself, SQLite's
+    /// planner reads every delivery ever made through `deliveries_by_app`, to have them grouped
+    /// in order without sorting: 58 ms with 200,000 deliveries, run every 5 s for the outbox
+    /// gauges, growing with the log. `INDEXED BY` holds it to the partial indexes (and fails
+    /// should one be renamed); PostgreSQL's planner takes them by itself.
+    static func outboxDepthByAppSQL(_ dialect: Dialect) -> String {
+        let (due, leased) = dialect == .sqlite ? (" INDEXED BY deliveries_due", " INDEXED BY deliveries_leased") : ("", "")
+        return """
+            SELECT app_id, COUNT(*) AS n FROM deliveries\(due) WHERE status = 'pending' GROUP BY app_id
+            UNION ALL SELECT app_id, COUNT(*) AS n FROM deliveries\(leased) WHERE status = 'sending' GROUP BY app_id
+            """
     }
 
     public func deliveryStats(appId: String, since: Date, now: Date, bucketSeconds: Int) async throws -> DeliveryStats {
