@@ -93,11 +93,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // SQLite's process-wide settings, which Swift cannot make (sqlite3_config is variadic).
+        .target(name: "CSQLiteSettings", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Repositories written once on SQLKit; SQLite (GRDB, the system's SQLite) and PostgreSQL; migrations.
         .target(
             name: "HeraldStorage",
             dependencies: [
                 "HeraldCore",
+                "CSQLiteSettings",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -276,6 +279,7 @@ let package = Package(
                 "HeraldStorage", "HeraldTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
