@@ -25,7 +25,9 @@ final class SQLiteCheckpointer: Sendable {
                 try? await Task.sleep(for: interval)
                 guard !Task.isCancelled else { return }
                 do {
-                    try await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                    try await connection.writeWithoutTransaction { db in
+                        try SQLiteStatementProfile.measure("PRAGMA wal_checkpoint(PASSIVE)") { try db.checkpoint(.passive) }
+                    }
                 } catch {
                     logger.debug("a WAL checkpoint did not run", metadata: ["error": "\(error)"])
                 }

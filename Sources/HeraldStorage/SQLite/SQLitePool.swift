@@ -13,6 +13,8 @@ final class SQLitePool: Sendable {
     let writer: SQLiteWriter
     let reader: SQLiteReader
     let checkpointer: SQLiteCheckpointer
+    /// Writes the statement profile every second, when one is kept.
+    let profileWriter: Task<Void, Never>?
 
     /// SQLite's process-wide settings, made before the process's first connection opens: no
     /// memory statistics, which Herald never reads and for which every allocation SQLite makes
@@ -49,10 +51,13 @@ final class SQLitePool: Sendable {
         writer = SQLiteWriter(pool: pool, logger: logger)
         reader = SQLiteReader(pool: pool, logger: logger)
         checkpointer = try SQLiteCheckpointer(path: path, logger: logger)
+        profileWriter = SQLiteStatementProfile.shared?.keepWriting()
     }
 
     func close() async throws {
         try await checkpointer.stop()
         try pool.close()
+        profileWriter?.cancel()
+        try SQLiteStatementProfile.shared?.write()
     }
 }

@@ -17,33 +17,37 @@ enum SQLiteStatements {
     static let cachedBindLimit = 32
 
     static func run(_ sql: String, binds: [any Encodable & Sendable], on db: Database) throws -> [SQLiteRow] {
-        let statement = binds.count <= cachedBindLimit ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (offset, bind) in binds.enumerated() {
-            try check(SQLiteValues.bind(bind, at: CInt(offset + 1), to: handle), sql, db)
+        try SQLiteStatementProfile.measure(sql) {
+            let statement = binds.count <= cachedBindLimit ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            for (offset, bind) in binds.enumerated() {
+                try check(SQLiteValues.bind(bind, at: CInt(offset + 1), to: handle), sql, db)
+            }
+            var rows: [SQLiteRow] = []
+            try step(statement, sql: sql, db: db, into: &rows)
+            return rows
         }
-        var rows: [SQLiteRow] = []
-        try step(statement, sql: sql, db: db, into: &rows)
-        return rows
     }
 
     /// One prepared statement run once per row of values (bulk inserts and updates); the rows
     /// each run returns (`RETURNING`), in order.
     @discardableResult
     static func runEach(_ sql: String, rows: [[BulkValue]], on db: Database) throws -> [SQLiteRow] {
-        let statement = try db.cachedStatement(sql: sql)
-        let handle = statement.sqliteStatement
-        var returned: [SQLiteRow] = []
-        for row in rows {
-            sqlite3_reset(handle)
-            for (offset, value) in row.enumerated() {
-                try check(SQLiteValues.bind(value, at: CInt(offset + 1), to: handle), sql, db)
+        try SQLiteStatementProfile.measure(sql, rows: rows.count) {
+            let statement = try db.cachedStatement(sql: sql)
+            let handle = statement.sqliteStatement
+            var returned: [SQLiteRow] = []
+            for row in rows {
+                sqlite3_reset(handle)
+                for (offset, value) in row.enumerated() {
+                    try check(SQLiteValues.bind(value, at: CInt(offset + 1), to: handle), sql, db)
+                }
+                try step(statement, sql: sql, db: db, into: &returned)
             }
-            try step(statement, sql: sql, db: db, into: &returned)
+            return returned
         }
-        return returned
     }
 
     /// Steps a bound statement to its end, appending the rows it returns; leaves it reset (so

@@ -57,24 +57,24 @@ actor SQLiteWriter {
             return
         }
         do {
-            try db.execute(sql: "BEGIN IMMEDIATE")
+            try Self.execute("BEGIN IMMEDIATE", on: db)
         } catch {
             for write in batch { write.finish(error) }
             return
         }
         let alone = batch.count == 1
         for write in batch {
-            if !alone { try? db.execute(sql: "SAVEPOINT herald_write") }
+            if !alone { try? Self.execute("SAVEPOINT herald_write", on: db) }
             let succeeded = await write.run(session)
             guard !alone else { continue }
-            if !succeeded { try? db.execute(sql: "ROLLBACK TO herald_write") }
-            try? db.execute(sql: "RELEASE herald_write")
+            if !succeeded { try? Self.execute("ROLLBACK TO herald_write", on: db) }
+            try? Self.execute("RELEASE herald_write", on: db)
         }
         do {
             if alone, !batch[0].succeeded {
-                try db.execute(sql: "ROLLBACK")
+                try Self.execute("ROLLBACK", on: db)
             } else {
-                try db.execute(sql: "COMMIT")
+                try Self.execute("COMMIT", on: db, rows: batch.count)
             }
         } catch {
             try? db.execute(sql: "ROLLBACK")
@@ -83,6 +83,12 @@ actor SQLiteWriter {
             return
         }
         for write in batch { write.finish(nil) }
+    }
+
+    /// Runs a statement that begins or ends a transaction or savepoint, through GRDB (which keeps
+    /// track of them); `rows`: the writes it ends, for the statement profile.
+    private static func execute(_ sql: String, on db: Database, rows: Int = 1) throws {
+        try SQLiteStatementProfile.measure(sql, rows: rows) { try db.execute(sql: sql) }
     }
 
     /// Runs one statement now (for callers not on the writer's executor: SQLKit's own async
