@@ -111,6 +111,41 @@ import Testing
         }
     }
 
+    /// What a user has none of (preferences, mutes, unread counts: most users) is kept as
+    /// absent, not read again for every batch that names them. Rows put in behind the caches'
+    /// back stay unseen until a write through the store changes the user.
+    @Test(arguments: TestBackend.available)
+    func whatAUserHasNoneOfIsCachedAsAbsent(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            let store = p.writer
+            #expect(try await store.preferences(appId: p.appId, uids: ["ana", "bob"]).isEmpty)
+            #expect(try await store.mutes(appId: p.appId, uids: ["ana", "bob"]).isEmpty)
+            #expect(try await store.unreadCounts(appId: p.appId, uids: ["ana", "bob"]).isEmpty)
+            try await store.transaction { db in
+                for uid in ["ana", "bob"] {
+                    try await db.raw("INSERT INTO preferences (app_id, uid, prefs, updated_at) VALUES (\(bind: p.appId), \(bind: uid), '{}', 0)")
+                        .run()
+                    try await db.raw(
+                        "INSERT INTO mutes (app_id, uid, conversation_id, until, created_at) VALUES (\(bind: p.appId), \(bind: uid), 'group:g1', NULL, 0)"
+                    ).run()
+                    try await db.raw(
+                        "INSERT INTO unread_counts (app_id, uid, conversation_id, count, updated_at) VALUES (\(bind: p.appId), \(bind: uid), 'group:g1', 3, 0)"
+                    ).run()
+                }
+            }
+            #expect(try await store.preferences(appId: p.appId, uids: ["ana", "bob"]).isEmpty, "served from the cache")
+            #expect(try await store.mutes(appId: p.appId, uids: ["ana", "bob"]).isEmpty, "served from the cache")
+            #expect(try await store.unreadCounts(appId: p.appId, uids: ["ana", "bob"]).isEmpty, "served from the cache")
+            // A write through the store drops what it changed: Ana's rows are read again.
+            try await store.setMute(appId: p.appId, uid: "ana", ConversationMute(conversationId: "user:cy", until: nil), at: p.now)
+            #expect(
+                Set(try await store.mutes(appId: p.appId, uids: ["ana", "bob"])["ana", default: []].map(\.conversationId)) == ["group:g1", "user:cy"]
+            )
+            #expect(try await store.preferences(appId: p.appId, uids: ["ana", "bob"]).keys.sorted() == ["ana"])
+            #expect(try await store.mutes(appId: p.appId, uids: ["bob"]).isEmpty, "Bob's absence is still cached")
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func aDisabledProviderIsReadDisabledOnceTheChangeReturns(_ backend: TestBackend) async throws {
         try await Self.withProcesses(backend) { (p: Processes) async throws in

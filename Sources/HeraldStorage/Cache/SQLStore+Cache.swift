@@ -59,7 +59,10 @@ extension SQLStore {
                 loaded.reserveCapacity(missing.count)
                 for chunk in missing.chunks(of: 1_000) {
                     let found = try await load(chunk)
-                    for uid in chunk { loaded[uid] = found[uid] ?? .absent }
+                    // Not `loaded[uid] = found[uid] ?? .absent`: that reads as `Value?.absent`,
+                    // nil, and assigning nil drops the key — every user without preferences,
+                    // mutes or unread counts was read again on every batch.
+                    for uid in chunk { loaded.updateValue(found[uid] ?? Value.absent, forKey: uid) }
                 }
                 return loaded
             }
