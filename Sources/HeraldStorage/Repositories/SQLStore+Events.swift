@@ -149,7 +149,7 @@ extension SQLStore: EventRepository {
                         .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
                         .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
                         .set("recipients", to: SQLRaw("recipients + \(start.recipients)")).set("reason", to: start.reason?.rawValue)
-                        .where("id", .in, chunk).where("status", .notEqual, StoredEvent.Status.done.rawValue)
+                        .where(self.oneOf("id", chunk)).where("status", .notEqual, StoredEvent.Status.done.rawValue)
                         .where(Self.cursorIs(start.fromCursor))
                         .returning("id").rows()
                     for row in rows { recorded.insert(try row.string("id")) }
