@@ -41,18 +41,8 @@ esac
 stdbuf -oL "$BIN/herald-bench" engine --herald "$BIN/herald" --database "$DATABASE" --users 10000 --events "$EVENTS" \
   --throughput-only --json "$WORK/result.json" >"$WORK/bench.log" 2>&1 &
 BENCH=$!
-until grep -q seeded "$WORK/bench.log"; do
-  kill -0 $BENCH 2>/dev/null || { cat "$WORK/bench.log"; exit 1; }
-  sleep 0.2
-done
-SERVER=$(pgrep -f "^$BIN/herald serve" | head -1)
-# The 1:1 load has begun when the server's CPU climbs (clock ticks in 0.3 s).
-ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
-while :; do
-  kill -0 $BENCH 2>/dev/null || { cat "$WORK/bench.log"; exit 1; }
-  before=$(ticks); sleep 0.3; after=$(ticks)
-  [ $((after - before)) -gt 30 ] && break
-done
+source Benchmarks/wait-for-load.sh
+wait_for_load $BENCH "$WORK/bench.log" "$BIN/herald"
 perf record -F 999 -a -g -o "$OUT/perf.data" -- sleep "$SECONDS_RECORDED" 2>/dev/null >/dev/null
 BENCH_PID=$BENCH
 wait $BENCH || { cat "$WORK/bench.log"; exit 1; }

@@ -32,19 +32,9 @@ HERALD_SQLITE_PROFILE="$WORK/profile-{pid}.json" stdbuf -oL "$BIN/herald-bench" 
   --database "sqlite://$WORK/herald.sqlite" --users 10000 --events "$EVENTS" --throughput-only --json "$WORK/result.json" \
   >"$WORK/bench.log" 2>&1 &
 BENCH=$!
-until grep -q seeded "$WORK/bench.log"; do
-  kill -0 $BENCH 2>/dev/null || { cat "$WORK/bench.log"; exit 1; }
-  sleep 0.2
-done
-SERVER=$(pgrep -f "^$HERALD serve" | head -1)
+source Benchmarks/wait-for-load.sh
+wait_for_load $BENCH "$WORK/bench.log" "$HERALD"
 PROFILE="$WORK/profile-$SERVER.json"
-# The 1:1 load has begun when the server's CPU climbs (clock ticks in 0.3 s).
-ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
-while :; do
-  kill -0 $BENCH 2>/dev/null || { cat "$WORK/bench.log"; exit 1; }
-  before=$(ticks); sleep 0.3; after=$(ticks)
-  [ $((after - before)) -gt 30 ] && break
-done
 sleep 1
 cp "$PROFILE" "$WORK/start.json"
 sleep "$SECONDS_MEASURED"

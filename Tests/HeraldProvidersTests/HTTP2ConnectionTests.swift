@@ -3,6 +3,7 @@ import HeraldProviders
 import HeraldTestSupport
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 import Testing
 
 @Suite("HTTP/2 transport")
@@ -62,6 +63,28 @@ struct HTTP2ConnectionTests {
         // On one connection the last 50 would wait for three rounds of answers (6 s).
         #expect(times[199] - times[0] < .milliseconds(1500))
         #expect(sent.connectionsOpened == 4)
+        #expect(sent.tlsContextsMade == 1, "the four connections share the pool's TLS context")
+    }
+
+    /// While an endpoint refuses connections, each send tries a new one and fails as not
+    /// processed; the TLS context (its trust roots loaded) is made once, not for every attempt.
+    @Test func anEndpointThatRefusesConnectionsIsRetriedWithOneTLSContext() async throws {
+        let pool = HTTP2ConnectionPool(
+            endpoint: HTTP2Endpoint(url: "https://127.0.0.1:1")!,
+            tls: TLSConfiguration.makeClientConfiguration(),
+            maxConnections: 2
+        )
+        for attempt in 0..<5 {
+            let answers = await pool.send(batch: [HTTP2Request(path: "/3/device/\(attempt)")], retries: 0)
+            guard case .failure(.notProcessed(let reason)) = answers[0] else {
+                Issue.record("expected notProcessed, got \(answers[0])")
+                continue
+            }
+            #expect(reason.contains("cannot connect"))
+        }
+        #expect(pool.connectionsOpened == 5)
+        #expect(pool.tlsContextsMade == 1)
+        await pool.shutdown()
     }
 
     /// What one batch of `count` requests met through a pool, each answered by the server
@@ -72,6 +95,7 @@ struct HTTP2ConnectionTests {
         /// When each request reached the server, earliest first.
         var arrivals: [ContinuousClock.Instant]
         var connectionsOpened: Int
+        var tlsContextsMade: Int
     }
 
     static func send(_ count: Int, answeredAfter delay: TimeAmount, maxConnections: Int, streamsPerConnection: Int) async throws -> SlowServerSend {
@@ -91,10 +115,10 @@ struct HTTP2ConnectionTests {
             guard case .success(let response) = answer else { return true }
             return response.status != 200 || !String(buffer: response.body).contains("\"/r/\(index)\"")
         }
-        let opened = pool.connectionsOpened
+        let (opened, contexts) = (pool.connectionsOpened, pool.tlsContextsMade)
         await pool.shutdown()
         await server.shutdown()
-        return SlowServerSend(wrong: wrong, arrivals: arrivals.withLockedValue { $0 }.sorted(), connectionsOpened: opened)
+        return SlowServerSend(wrong: wrong, arrivals: arrivals.withLockedValue { $0 }.sorted(), connectionsOpened: opened, tlsContextsMade: contexts)
     }
 
     /// A server that picks HTTP/1.1 by ALPN is named as such, not retried as a dropped connection.

@@ -37,16 +37,32 @@ public final class HTTP2Connection: Sendable {
         self.shared = shared
     }
 
+    /// The TLS context connections with `tls` are made with. Making one loads its trust roots
+    /// (the system's bundle: tens of milliseconds of CPU), so a caller opening several
+    /// connections makes it once (``HTTP2ConnectionPool``).
+    public static func context(for tls: TLSConfiguration) throws -> NIOSSLContext {
+        var tls = tls
+        // Offering HTTP/1.1 too lets a server that only speaks it say so (``HTTP2TransportError/notHTTP2``).
+        tls.applicationProtocols = ["h2", "http/1.1"]
+        return try NIOSSLContext(configuration: tls)
+    }
+
     public static func connect(
         to endpoint: HTTP2Endpoint,
         tls: TLSConfiguration,
         maxOpenStreams: Int = 100,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> HTTP2Connection {
-        var tls = tls
-        // Offering HTTP/1.1 too lets a server that only speaks it say so (``HTTP2TransportError/notHTTP2``).
-        tls.applicationProtocols = ["h2", "http/1.1"]
-        let context = try NIOSSLContext(configuration: tls)
+        try await connect(to: endpoint, context: context(for: tls), maxOpenStreams: maxOpenStreams, group: group)
+    }
+
+    /// Connects with a TLS context made by ``context(for:)``.
+    public static func connect(
+        to endpoint: HTTP2Endpoint,
+        context: NIOSSLContext,
+        maxOpenStreams: Int = 100,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> HTTP2Connection {
         // SNI carries names only, never IP literals.
         let serverHostname = IPAddress(endpoint.host) == nil ? endpoint.host : nil
         let shared = NIOLockedValueBox(Shared())
