@@ -29,7 +29,8 @@ BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)
 ulimit -n "$(ulimit -Hn)"
 WORK=$(mktemp -d /tmp/herald-profile.XXXXXX)
 BENCH=
-trap 'if [ -n "$BENCH" ]; then kill $BENCH 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+# The bench's server too: a bench killed midway leaves it running (and retrying its pushes).
+trap 'for p in $BENCH ${SERVER:-}; do kill $p 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
 case "$BACKEND" in
   sqlite) DATABASE="sqlite://$WORK/herald.sqlite" ;;
   postgres)

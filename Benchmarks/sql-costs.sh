@@ -25,7 +25,8 @@ HERALD=${HERALD_BINARY:-$BIN/herald}
 ulimit -n "$(ulimit -Hn)"
 WORK=$(mktemp -d /tmp/herald-sql-costs.XXXXXX)
 BENCH=
-trap 'if [ -n "$BENCH" ]; then kill $BENCH 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+# The bench's server too: a bench killed midway leaves it running (and retrying its pushes).
+trap 'for p in $BENCH ${SERVER:-}; do kill $p 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
 
 # Every Herald process the bench starts keeps a profile of its own ({pid}); the server's is read.
 HERALD_SQLITE_PROFILE="$WORK/profile-{pid}.json" stdbuf -oL "$BIN/herald-bench" engine --herald "$HERALD" \
@@ -35,6 +36,8 @@ BENCH=$!
 source Benchmarks/wait-for-load.sh
 wait_for_load $BENCH "$WORK/bench.log" "$HERALD"
 PROFILE="$WORK/profile-$SERVER.json"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -f "$PROFILE" ] && break; sleep 0.3; done
+[ -f "$PROFILE" ] || { echo "$HERALD keeps no statement profile (HERALD_SQLITE_PROFILE): a build from before sql-costs.sh?" >&2; exit 1; }
 sleep 1
 cp "$PROFILE" "$WORK/start.json"
 sleep "$SECONDS_MEASURED"
