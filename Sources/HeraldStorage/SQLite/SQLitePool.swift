@@ -18,8 +18,8 @@ final class SQLitePool: Sendable {
 
     /// SQLite's process-wide settings, made before the process's first connection opens: no
     /// memory statistics, which Herald never reads and for which every allocation SQLite makes
-    /// took a process-wide mutex to count itself (measured on the 1:1 load: the engine's inserts
-    /// and updates ~8 % less CPU). SQLite's result: `SQLITE_MISUSE` if it was used before.
+    /// took a process-wide mutex to count itself (measured on the 1:1 load with sql-costs.sh: the
+    /// engine's inserts ~15 % less CPU). SQLite's result: `SQLITE_MISUSE` if it was used before.
     static let processSettings = herald_sqlite_disable_memory_statistics()
 
     init(path: String, readers: Int = 4, logger: Logger) throws {

@@ -15,11 +15,17 @@ final class SQLiteStatementProfile: Sendable {
     }
 
     struct Totals: Codable, Equatable {
-        /// Calls: a statement run once, or once for each row of a bulk run.
+        /// Calls: a bulk run of many rows counts once.
         var runs = 0
         /// Rows of values bound: 1 for a single run, the rows of a bulk run.
         var rows = 0
         var nanoseconds = 0
+
+        mutating func add(rows: Int, nanoseconds: Int) {
+            runs += 1
+            self.rows += rows
+            self.nanoseconds += nanoseconds
+        }
     }
 
     let path: String
@@ -42,11 +48,7 @@ final class SQLiteStatementProfile: Sendable {
 
     func add(_ statement: String, rows: Int, nanoseconds: Int) {
         let key = Self.key(statement)
-        totals.withLock { totals in
-            totals[key, default: Totals()].runs += 1
-            totals[key, default: Totals()].rows += rows
-            totals[key, default: Totals()].nanoseconds += nanoseconds
-        }
+        totals.withLock { $0[key, default: Totals()].add(rows: rows, nanoseconds: nanoseconds) }
     }
 
     /// The totals so far, by statement.
