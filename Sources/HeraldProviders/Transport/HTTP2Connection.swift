@@ -47,15 +47,6 @@ public final class HTTP2Connection: Sendable {
         return try NIOSSLContext(configuration: tls)
     }
 
-    public static func connect(
-        to endpoint: HTTP2Endpoint,
-        tls: TLSConfiguration,
-        maxOpenStreams: Int = 100,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    ) async throws -> HTTP2Connection {
-        try await connect(to: endpoint, context: context(for: tls), maxOpenStreams: maxOpenStreams, group: group)
-    }
-
     /// Connects with a TLS context made by ``context(for:)``.
     public static func connect(
         to endpoint: HTTP2Endpoint,
