@@ -39,6 +39,31 @@ struct HTTP2ConnectionTests {
         await server.shutdown()
     }
 
+    /// A run of requests with bodies is complete at the server in the order it was written, so
+    /// that answers come (and streams close) in the order the streams opened. (Flushed once for
+    /// the run, swift-nio-http2 sent the DATA frames in the order of a set of stream ids; streams
+    /// closing out of order shift its sorted stream buffers, ~3 % of the server's CPU at load.)
+    @Test(arguments: [false, true])
+    func requestsWithBodiesArriveInTheOrderTheyWereSent(lean: Bool) async throws {
+        let order = NIOLockedValueBox<[String]>([])
+        let server = try await HTTP2TestServer.start(lean: lean) { request in
+            order.withLockedValue { $0.append(request.path) }
+            return StandInResponse(status: 200, json: "{}")
+        }
+        let pool = HTTP2ConnectionPool(
+            endpoint: HTTP2Endpoint(url: server.url)!,
+            tls: server.certificate.clientTLS,
+            maxConnections: 1,
+            streamsPerConnection: 100
+        )
+        let paths = (0..<100).map { "/3/device/\($0)" }
+        let answers = await pool.send(batch: paths.map { HTTP2Request(path: $0, body: ByteBuffer(string: #"{"aps":{}}"#)) })
+        #expect(answers.allSatisfy { (try? $0.get().status) == 200 })
+        #expect(order.withLockedValue { $0 } == paths)
+        await pool.shutdown()
+        await server.shutdown()
+    }
+
     /// A batch larger than a connection's stream window goes out as answers come back: the server
     /// never has more than the window open at once, and every request is answered in its place.
     @Test func aConnectionKeepsNoMoreThanItsWindowOfStreamsOpen() async throws {

@@ -72,8 +72,10 @@ public final class HTTP2Connection: Sendable {
                     var connection = NIOHTTP2Handler.ConnectionConfiguration()
                     connection.headerBlockValidation = .disabled
                     connection.contentLengthValidation = .disabled
+                    let coalescer = FlushCoalescer()
+                    try sync.addHandler(coalescer)
                     try sync.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: connection, streamConfiguration: .init()))
-                    let handler = StreamsHandler(authority: authority, shared: shared, maxOpenStreams: maxOpenStreams)
+                    let handler = StreamsHandler(authority: authority, shared: shared, maxOpenStreams: maxOpenStreams, coalescer: coalescer)
                     try sync.addHandler(handler)
                     return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop), negotiated.futureResult)
                 }

@@ -14,7 +14,10 @@ import NIOTLS
 /// At most `maxOpenStreams` streams are open at a time; the other requests wait here, in order,
 /// and go out as answers come back. A provider allows many more (APNs 1,000), but swift-nio-http2
 /// keeps its open streams in sorted buffers that shift on every close: with a whole batch of
-/// 1,000 open, closing them cost a tenth of the server's CPU at full load.
+/// 1,000 open, closing them cost a tenth of the server's CPU at full load. Each request is
+/// flushed through the HTTP/2 handler as it is written, so that the DATA frames leave (and the
+/// answers come, and the streams close) in the order the streams opened, each closing stream off
+/// the front of those buffers; ``FlushCoalescer`` makes the run's flushes one write to TLS.
 final class StreamsHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
@@ -43,6 +46,7 @@ final class StreamsHandler: ChannelInboundHandler {
     private let authority: String
     private let shared: NIOLockedValueBox<HTTP2Connection.Shared>
     private let maxOpenStreams: Int
+    private let coalescer: FlushCoalescer
     private var context: ChannelHandlerContext?
     private var streams: [HTTP2StreamID: Stream] = [:]
     private var waiting = CircularBuffer<Waiting>()
@@ -51,10 +55,11 @@ final class StreamsHandler: ChannelInboundHandler {
     private var consumed = 0
     private var timer: RepeatedTask?
 
-    init(authority: String, shared: NIOLockedValueBox<HTTP2Connection.Shared>, maxOpenStreams: Int) {
+    init(authority: String, shared: NIOLockedValueBox<HTTP2Connection.Shared>, maxOpenStreams: Int, coalescer: FlushCoalescer) {
         self.authority = authority
         self.shared = shared
         self.maxOpenStreams = max(1, maxOpenStreams)
+        self.coalescer = coalescer
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -70,7 +75,7 @@ final class StreamsHandler: ChannelInboundHandler {
         self.context = nil
     }
 
-    /// Takes every queued request, writes as many as the open streams allow and flushes once.
+    /// Takes every queued request and writes as many as the open streams allow (flushed once).
     func drain() {
         let queued = shared.withLockedValue { shared in
             shared.drainScheduled = false
@@ -84,11 +89,17 @@ final class StreamsHandler: ChannelInboundHandler {
                 waiting.append(Waiting(batch: batch, index: index, request: request, deadline: now + request.timeout))
             }
         }
-        if openWaiting() { context?.flush() }
+        openWaiting()
     }
 
-    /// Opens streams for waiting requests while there is room; says whether it wrote any.
+    /// Opens streams for waiting requests while there is room, flushing the HTTP/2 handler after
+    /// each (one flush reaches TLS, at the end); says whether it wrote any.
+    @discardableResult
     private func openWaiting() -> Bool {
+        coalescer.holdingFlushes(openWaitingInOrder)
+    }
+
+    private func openWaitingInOrder() -> Bool {
         var wrote = false
         while streams.count < maxOpenStreams, let next = waiting.popFirst() {
             guard let context, context.channel.isActive, !goneAway, nextStreamID < Int(Int32.max) - 2 else {
@@ -128,6 +139,9 @@ final class StreamsHandler: ChannelInboundHandler {
                     promise: written
                 )
             }
+            // Out now, before the next stream's: flushed together, the HTTP/2 handler would send
+            // the DATA frames in no particular order.
+            context.flush()
             wrote = true
         }
         return wrote
@@ -194,7 +208,7 @@ final class StreamsHandler: ChannelInboundHandler {
             consumed = 0
         }
         // Streams that closed in this read make room for waiting requests.
-        if !waiting.isEmpty, openWaiting() { context.flush() }
+        if !waiting.isEmpty { openWaiting() }
         context.fireChannelReadComplete()
     }
 
