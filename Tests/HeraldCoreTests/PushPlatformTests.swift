@@ -43,6 +43,22 @@ struct PushPlatformTests {
         #expect(PushPlatform(parsing: "") == nil)
     }
 
+    /// Every platform's kind follows its wire value: `fcm_…` FCM, `hms_…` Huawei, `apns_…_voip`
+    /// VoIP, other `apns_…` device tokens (a platform added later must be placed so too).
+    @Test(arguments: PushPlatform.allCases)
+    func everyPlatformsKindFollowsItsWireValue(_ platform: PushPlatform) {
+        let value = platform.rawValue
+        let expected: PushTokenKind =
+            switch platform {
+            case .webPush: .webPush
+            case .unifiedPush: .unifiedPush
+            default:
+                value.hasPrefix("fcm_") ? .fcm : value.hasPrefix("hms_") ? .hms : value.hasSuffix("_voip") ? .apnsVoIP : .apnsDevice
+            }
+        #expect(platform.tokenKind == expected)
+        #expect(value.hasPrefix("apns_") == [.apnsDevice, .apnsVoIP].contains(platform.tokenKind))
+    }
+
     @Test func tokenFormats() throws {
         let hex = String(repeating: "ab", count: 32)
         #expect(try PushTokenFormat.normalise(hex.uppercased(), kind: .apnsDevice) == hex)

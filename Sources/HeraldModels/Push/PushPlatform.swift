@@ -38,12 +38,19 @@ public enum PushPlatform: String, Codable, Sendable, CaseIterable, Hashable {
     }
 
     /// The kind of token this platform registers: it decides which provider kind may deliver it.
+    /// (A switch: it is asked for every device of every push, and reading the raw value's prefix
+    /// compared strings each time.)
     public var tokenKind: PushTokenKind {
-        if self == .webPush { return .webPush }
-        if self == .unifiedPush { return .unifiedPush }
-        if rawValue.hasPrefix("fcm_") { return .fcm }
-        if rawValue.hasPrefix("hms_") { return .hms }
-        return rawValue.hasSuffix("_voip") ? .apnsVoIP : .apnsDevice
+        switch self {
+        case .fcmAndroid, .fcmFlutterAndroid, .fcmFlutterIOS, .fcmIOS, .fcmWeb, .fcmReactNativeAndroid, .fcmReactNativeIOS,
+            .fcmIonicCordovaAndroid, .fcmIonicCordovaIOS:
+            .fcm
+        case .apnsFlutterDevice, .apnsIOSDevice, .apnsReactNativeDevice, .apnsIonicCordovaDevice: .apnsDevice
+        case .apnsFlutterVoIP, .apnsIOSVoIP, .apnsReactNativeVoIP, .apnsIonicCordovaVoIP: .apnsVoIP
+        case .hmsAndroid: .hms
+        case .webPush: .webPush
+        case .unifiedPush: .unifiedPush
+        }
     }
 
     /// A browser shows every push it gets (Chrome and Safari revoke a subscription that pushes
