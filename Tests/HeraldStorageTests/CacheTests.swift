@@ -111,6 +111,58 @@ import Testing
         }
     }
 
+    /// The fan-out's record of a recipient (preferences, mutes, tokens, unread counts, cached as
+    /// one value) follows each change to any of them once the change returns.
+    @Test(arguments: TestBackend.available)
+    func aRecipientsRecordFollowsEveryChangeToIt(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            _ = try await p.writer.upsertUser(appId: p.appId, User(uid: "ana", name: "Ana", createdAt: p.now, updatedAt: p.now))
+            let session = Session(id: "s-" + p.appId, appId: p.appId, uid: "ana", createdAt: p.now)
+            try await p.writer.createSession(session, tokenHash: "token-hash-" + p.appId)
+            func token(_ value: String) -> PushToken {
+                PushToken(
+                    appId: p.appId, uid: "ana", sessionId: session.id, providerId: "fcm-1", platform: .fcmAndroid, token: value,
+                    createdAt: p.now, lastSeenAt: p.now
+                )
+            }
+            func record() async throws -> RecipientRecord? { try await p.reader.records(appId: p.appId, uids: ["ana", "bob"])["ana"] }
+            let first = "fcm-first-token-0000000000000"
+            _ = try await p.writer.register(token(first), unique: false, maxPerUser: 20)
+            var preferences = NotificationPreferences()
+            preferences.keywords = ["launch"]
+            try await p.writer.setPreferences(appId: p.appId, uid: "ana", preferences, at: p.now)
+            try await p.writer.setMute(appId: p.appId, uid: "ana", ConversationMute(conversationId: "group:g1", until: nil), at: p.now)
+            let read = try #require(try await record())
+            #expect(read.tokens.map(\.token) == [first] && read.preferences?.keywords == ["launch"])
+            #expect(read.mutes.map(\.conversationId) == ["group:g1"] && read.unread.isEmpty)
+            #expect(try await p.reader.records(appId: p.appId, uids: ["bob"])["bob", default: .empty] == .empty, "a user with nothing has an empty record")
+            // Served from the cache: a count put in behind its back is not seen...
+            try await p.writer.transaction { db in
+                try await db.raw(
+                    "INSERT INTO unread_counts (app_id, uid, conversation_id, count, updated_at) VALUES (\(bind: p.appId), 'ana', 'group:g1', 3, 0)"
+                ).run()
+            }
+            #expect(try await record()?.unread.isEmpty == true, "served from the cache")
+            // ...until a write through the store changes one of the four: each drops the record.
+            #expect(try await p.writer.deleteMute(appId: p.appId, uid: "ana", conversationId: "group:g1"))
+            let afterMute = try #require(try await record())
+            #expect(afterMute.mutes.isEmpty && afterMute.unread == ["group:g1": 3] && afterMute.tokens.map(\.token) == [first])
+            preferences.keywords = ["ship"]
+            try await p.writer.setPreferences(appId: p.appId, uid: "ana", preferences, at: p.now)
+            #expect(try await record()?.preferences?.keywords == ["ship"])
+            #expect(try await p.writer.deleteToken(appId: p.appId, uid: "ana", token: first))
+            #expect(try await record()?.tokens.isEmpty == true, "a removed token is never read once the removal returns")
+            // A token added reaches the reader too (on PostgreSQL within the listener's round trip).
+            let second = "fcm-second-token-000000000000"
+            _ = try await p.writer.register(token(second), unique: false, maxPerUser: 20)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while try await record()?.tokens.isEmpty != false, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(try await record()?.tokens.map(\.token) == [second])
+        }
+    }
+
     /// What a user has none of (preferences, mutes, unread counts: most users) is kept as
     /// absent, not read again for every batch that names them. Rows put in behind the caches'
     /// back stay unseen until a write through the store changes the user.

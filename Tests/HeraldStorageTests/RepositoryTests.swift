@@ -301,6 +301,8 @@ struct RepositoryTests {
         func step(_ uids: [String], from: String?, to: String?) -> FanOutStep {
             Self.fanOutStep(f, eventId: event.id, uids, from: from, to: to, leaseUntil: later.addingTimeInterval(60))
         }
+        // The recipients' records, read (and cached) before: their unread counts move in place.
+        #expect(try await f.store.records(appId: f.appId, uids: ["bo", "cy", "di"]).values.allSatisfy { $0 == .empty })
         // Page one, recorded by the second worker, then by the slow first one.
         #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later) == [event.id])
         #expect(try await f.store.commitFanOut([step(["bo", "cy"], from: nil, to: "cy")], at: later).isEmpty)
@@ -317,6 +319,7 @@ struct RepositoryTests {
         #expect(logged.map(\.uid).sorted() == ["bo", "cy", "di"])
         let unread = try await f.store.unreadCounts(appId: f.appId, uids: ["bo", "cy", "di"])
         #expect(unread == ["bo": ["group_g1": 1], "cy": ["group_g1": 1], "di": ["group_g1": 1]])
+        #expect(try await f.store.records(appId: f.appId, uids: ["bo", "cy", "di"]).mapValues(\.unread) == unread, "moved once, as stored")
         try await f.store.shutdown()
     }
 

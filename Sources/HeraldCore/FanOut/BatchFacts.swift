@@ -2,16 +2,14 @@ import Foundation
 import HeraldModels
 
 /// What the fan-out knows about one app's batch, read in bulk before anyone is decided: the
-/// people and groups the events name, and each recipient's preferences, mutes, presence, tokens
-/// and unread counts (with the increments of batches still in flight).
+/// people and groups the events name, each recipient's record (preferences, mutes, tokens and
+/// unread counts, with the increments of batches still in flight) and presence.
 struct BatchFacts: Sendable {
     var users: [String: User] = [:]
     var groups: [String: Group] = [:]
-    var preferences: [String: NotificationPreferences] = [:]
-    var mutes: [String: [ConversationMute]] = [:]
+    /// By uid; a recipient with nothing stored may have none.
+    var records: [String: RecipientRecord] = [:]
     var presence: [String: [PresenceRecord]] = [:]
-    var tokens: [String: [PushToken]] = [:]
-    var unread: [String: [String: Int]] = [:]
     /// The recipients' notice windows (read when the app coalesces clears or holds bursts).
     var windows: [NoticeWindow.Key: NoticeWindow] = [:]
     /// For the edits and deletes of the batch (by event id): the recipients who were alerted to
@@ -23,21 +21,23 @@ struct BatchFacts: Sendable {
         ResolvedEvent.resolve(event, app: app, users: users, group: ResolvedEvent.namedGroup(event).flatMap { groups[$0] })
     }
 
-    /// What the decider needs of one recipient.
-    func recipient(_ uid: String, of event: ChatEvent, settings: PushSettings) -> RecipientFacts {
-        RecipientFacts(
+    /// What the decider needs of one recipient, with the record it was made from.
+    func recipient(_ uid: String, of event: ChatEvent, settings: PushSettings) -> (facts: RecipientFacts, record: RecipientRecord) {
+        let record = records[uid] ?? .empty
+        let facts = RecipientFacts(
             uid: uid,
             user: users[uid],
-            preferences: (preferences[uid] ?? .init()).over(settings.defaultPreferences),
-            mutes: mutes[uid] ?? [],
-            presence: presence[uid] ?? [],
-            tokens: tokens[uid] ?? [],
-            alerted: alerted[event.id].map { $0.contains(uid) }
+            preferences: (record.preferences ?? .init()).over(settings.defaultPreferences),
+            mutes: record.mutes,
+            presence: presence.isEmpty ? [] : presence[uid] ?? [],
+            tokens: record.tokens,
+            alerted: alerted.isEmpty ? nil : alerted[event.id].map { $0.contains(uid) }
         )
+        return (facts, record)
     }
 
-    /// Reads everything at once: five bulk reads of different tables run together (PostgreSQL and
-    /// SQLite's readers take them in parallel), beside the users and groups the events name.
+    /// Reads everything at once: the recipients' records and presence run together (PostgreSQL
+    /// and SQLite's readers take them in parallel), beside the users and groups the events name.
     static func load(
         ports: EnginePorts,
         appId: String,
@@ -49,16 +49,10 @@ struct BatchFacts: Sendable {
         async let users = ports.directory.users(appId: appId, uids: Array(named))
         var facts = BatchFacts()
         if !recipients.isEmpty {
-            async let preferences = ports.preferences.preferences(appId: appId, uids: recipients)
-            async let mutes = ports.preferences.mutes(appId: appId, uids: recipients)
+            async let records = ports.directory.records(appId: appId, uids: recipients)
             async let presence = ports.presence.onlineSessions(appId: appId, uids: recipients)
-            async let tokens = ports.directory.tokens(appId: appId, uids: recipients)
-            async let unread = ports.unread.unreadCounts(appId: appId, uids: recipients)
-            facts.preferences = try await preferences
-            facts.mutes = try await mutes
+            facts.records = try await records
             facts.presence = try await presence
-            facts.tokens = try await tokens
-            facts.unread = try await unread
             if needsWindows {
                 facts.windows = Dictionary(try await ports.windows.windows(appId: appId, uids: recipients).map { ($0.key, $0) }) { $1 }
             }

@@ -40,7 +40,7 @@ extension FanOut {
         }
         var facts = try await BatchFacts.load(ports: ports, appId: appId, recipients: recipients, events: events, windows: windowed)
         // Batches in flight at the same time see each other's increments and windows.
-        facts.unread = ledger.merged(appId: appId, uids: recipients, into: facts.unread)
+        ledger.merge(appId: appId, uids: recipients, into: &facts.records)
         if windowed { facts.windows = windowsInFlight.merged(appId: appId, uids: recipients, into: facts.windows) }
         var increments: [UnreadKey] = []
         var texts = TextCache()
@@ -136,12 +136,12 @@ extension FanOut {
             facts.windows[key]?.held += 1
             return
         }
-        var counts = facts.unread[read.uid] ?? [:]
+        var counts = facts.records[read.uid]?.unread ?? [:]
         let rows = ClearPlan.deliveries(
             for: read,
             eventId: event.event.id,
             appId: appId,
-            tokens: facts.tokens[read.uid] ?? [],
+            tokens: facts.records[read.uid]?.tokens ?? [],
             usable: snapshot.usable,
             exceptSession: read.sessionId,
             badge: ClearPlan.badge(counts, reading: read.conversationId, settings: settings),
@@ -150,7 +150,7 @@ extension FanOut {
             status: .sending
         )
         counts[read.conversationId] = nil
-        facts.unread[read.uid] = counts
+        facts.records[read.uid]?.unread = counts
         var texts = TextCache()
         for row in rows {
             let push = snapshot.usableCredential(row.providerId).flatMap { credential in
@@ -189,15 +189,17 @@ extension FanOut {
         if settings.burstWindowSeconds > 0 { context.burstWindow = TimeInterval(settings.burstWindowSeconds) }
         var inApp: [String: [String]] = [:]  // locale → sessions
         for uid in uids {
-            let recipient = facts.recipient(uid, of: event.event, settings: settings)
+            let (recipient, record) = facts.recipient(uid, of: event.event, settings: settings)
             let burstKey = NoticeWindow.Key(uid: uid, conversationId: event.conversationId, kind: .burst)
             // Windows are read only when the app uses them: most batches look none up.
             let burst = facts.windows.isEmpty ? nil : facts.windows[burstKey]
-            var planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: burst, texts: &texts)
+            var planned = RecipientPlan.make(recipient, counts: record.unread, in: context, burst: burst, texts: &texts)
             if case .open(let window)? = planned.windowChange, let opened = windowsInFlight.open(window, at: now) {
                 // Another batch alerted this conversation a moment ago: this message waits in its window.
-                planned = RecipientPlan.make(recipient, counts: facts.unread[uid] ?? [:], in: context, burst: opened, texts: &texts)
+                planned = RecipientPlan.make(recipient, counts: record.unread, in: context, burst: opened, texts: &texts)
             }
+            // Let go before the count moves below, which would otherwise copy the counts it shares.
+            _ = consume record
             switch planned.windowChange {
             case .open(let window)?: facts.windows[burstKey] = window
             case .hold?: facts.windows[burstKey]?.held += 1
@@ -206,7 +208,7 @@ extension FanOut {
             if let change = planned.windowChange { step.windowChanges.append(change) }
             if let key = planned.unreadIncrement {
                 step.unreadIncrements.append(key)
-                facts.unread[uid, default: [:]][key.conversationId, default: 0] += 1
+                facts.records[uid, default: .empty].unread[key.conversationId, default: 0] += 1
             }
             // An event's one recipient (every 1:1 message) hands its rows over, not copied.
             if step.deliveries.isEmpty { step.deliveries = planned.deliveries } else { step.deliveries += planned.deliveries }

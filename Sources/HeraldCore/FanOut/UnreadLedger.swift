@@ -38,16 +38,14 @@ public final class UnreadLedger: Sendable {
         return counts.isEmpty
     }
 
-    /// `stored` with the pending increments of these users added.
-    public func merged(appId: String, uids: [String], into stored: [String: [String: Int]]) -> [String: [String: Int]] {
+    /// Adds the pending increments of these users to their records' unread counts.
+    public func merge(appId: String, uids: [String], into records: inout [String: RecipientRecord]) {
         pending.withLock { pending in
-            guard !pending.isEmpty else { return stored }
-            var counts = stored
+            guard !pending.isEmpty else { return }
             for uid in uids {
                 guard let extra = pending[User(appId: appId, uid: uid)] else { continue }
-                for (conversation, count) in extra { counts[uid, default: [:]][conversation, default: 0] += count }
+                for (conversation, count) in extra { records[uid, default: .empty].unread[conversation, default: 0] += count }
             }
-            return counts
         }
     }
 

@@ -129,7 +129,7 @@ final class CacheBus: Sendable {
             cache.apps.forgetAll()
             cache.providers.forgetAll()
             cache.templates.forgetAll()
-            cache.unread.forgetAll()
+            cache.records.forgetAll()
             try? await Task.sleep(for: .seconds(1))
         }
     }

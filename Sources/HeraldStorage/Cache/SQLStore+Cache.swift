@@ -19,6 +19,10 @@ extension Dictionary: AbsentValue {
     static var absent: Self { [:] }
 }
 
+extension RecipientRecord: AbsentValue {
+    static var absent: Self { .empty }
+}
+
 extension SQLStore {
     /// Per-user values of an app: the cached ones, the rest loaded in chunks of 1,000 (`load`
     /// returns the users it found; the others are stored as absent) and kept.

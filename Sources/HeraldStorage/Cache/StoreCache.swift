@@ -2,8 +2,8 @@ import Foundation
 import HeraldCore
 
 /// What the engine and the API read again and again, kept in this process: apps with their
-/// providers and templates, API keys and sessions, and per user their row, tokens, preferences,
-/// mutes and unread counts. Every write drops (or, for unread counts, updates) what it changed
+/// providers and templates, API keys and sessions, and per user their row, tokens, preferences
+/// and mutes, and the fan-out's record of a recipient (those with the unread counts). Every write drops (or, for unread counts, updates) what it changed
 /// before it returns; with several processes on PostgreSQL the change also travels to the
 /// others (``CacheBus``).
 final class StoreCache: Sendable {
@@ -28,7 +28,10 @@ final class StoreCache: Sendable {
     let tokens = CacheTable<UserKey, [PushToken]>(limit: 500_000)
     let preferences = CacheTable<UserKey, NotificationPreferences?>(limit: 500_000)
     let mutes = CacheTable<UserKey, [ConversationMute]>(limit: 500_000)
-    let unread = CacheTable<UserKey, [String: Int]>(limit: 500_000)
+    /// Preferences, mutes, tokens and unread counts as one value (``RecipientRecord``), dropped
+    /// by any change to one of them; the unread counts move in place with each fan-out's commit
+    /// (the only cache of them).
+    let records = CacheTable<UserKey, RecipientRecord>(limit: 500_000)
 
     func apply(_ change: CacheChange) {
         switch change {
@@ -41,16 +44,18 @@ final class StoreCache: Sendable {
             sessions.forgetAll()
         case .users(let appId, let uids):
             let keys = uids.map { UserKey(appId: appId, uid: $0) }
-            for table in [users.forget, tokens.forget, preferences.forget, mutes.forget] as [([UserKey]) -> Void] { table(keys) }
+            for table in [users.forget, tokens.forget, preferences.forget, mutes.forget, records.forget] as [([UserKey]) -> Void] { table(keys) }
         case .allUsers:
             users.forgetAll()
             tokens.forgetAll()
             preferences.forgetAll()
             mutes.forgetAll()
+            records.forgetAll()
         case .addedToken(let appId, let uid):
             tokens.forget([UserKey(appId: appId, uid: uid)])
+            records.forget([UserKey(appId: appId, uid: uid)])
         case .unread(let appId, let uids):
-            if uids.isEmpty { unread.forgetAll() } else { unread.forget(uids.map { UserKey(appId: appId, uid: $0) }) }
+            if uids.isEmpty { records.forgetAll() } else { records.forget(uids.map { UserKey(appId: appId, uid: $0) }) }
         }
     }
 }

@@ -229,9 +229,9 @@ extension SQLStore: EventRepository {
     /// other processes drop theirs.
     private func unreadMoved(_ moved: [(appId: String, key: UnreadKey, delta: Int)]) async {
         guard !moved.isEmpty else { return }
-        cache.unread.update(moved.map { StoreCache.UserKey(appId: $0.appId, uid: $0.key.uid) }) { position, counts in
+        cache.records.update(moved.map { StoreCache.UserKey(appId: $0.appId, uid: $0.key.uid) }) { position, record in
             let (_, key, delta) = moved[position]
-            if delta == 0 { counts[key.conversationId] = nil } else { counts[key.conversationId, default: 0] += delta }
+            if delta == 0 { record.unread[key.conversationId] = nil } else { record.unread[key.conversationId, default: 0] += delta }
         }
         for (appId, changes) in Dictionary(grouping: moved, by: \.appId) {
             await cacheBus?.publish(.unread(appId: appId, uids: Array(Set(changes.map(\.key.uid)))))
