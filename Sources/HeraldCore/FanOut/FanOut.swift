@@ -69,8 +69,7 @@ public struct FanOut: Sendable {
         timing.taken()
         // Held until recorded: ``renewLeases()`` keeps their leases (and those of events waiting
         // in the hand-off) from running out, so no other worker takes one over and sends it twice.
-        let held = batch.map(\.event.id)
-        handOff.hold(held)
+        let held = handOff.hold(batch.map(\.event.id))
         defer { handOff.release(held) }
         var plan = try await self.plan(batch, now: now)
         defer { for (appId, keys) in plan.unreadInFlight { ledger.add(appId: appId, keys, by: -1) } }
