@@ -43,6 +43,28 @@ import Testing
             if reader !== writer { try await reader.shutdown() }
             try await writer.shutdown()
         }
+
+        /// Ana, with a session for her tokens.
+        func anaWithSession() async throws -> Session {
+            _ = try await writer.upsertUser(appId: appId, User(uid: "ana", name: "Ana", createdAt: now, updatedAt: now))
+            let session = Session(id: "s-" + appId, appId: appId, uid: "ana", createdAt: now)
+            try await writer.createSession(session, tokenHash: "token-hash-" + appId)
+            return session
+        }
+
+        /// An FCM token of Ana's.
+        func token(_ value: String, of session: Session) -> PushToken {
+            PushToken(
+                appId: appId,
+                uid: "ana",
+                sessionId: session.id,
+                providerId: "fcm-1",
+                platform: .fcmAndroid,
+                token: value,
+                createdAt: now,
+                lastSeenAt: now
+            )
+        }
     }
 
     static func withProcesses(_ backend: TestBackend, _ body: (Processes) async throws -> Void) async throws {
@@ -70,38 +92,17 @@ import Testing
     @Test(arguments: TestBackend.available)
     func aRemovedTokenIsNotReadOnceTheRemovalReturns(_ backend: TestBackend) async throws {
         try await Self.withProcesses(backend) { (p: Processes) async throws in
-            _ = try await p.writer.upsertUser(appId: p.appId, User(uid: "ana", name: "Ana", createdAt: p.now, updatedAt: p.now))
-            let session = Session(id: "s-" + p.appId, appId: p.appId, uid: "ana", createdAt: p.now)
-            try await p.writer.createSession(session, tokenHash: "token-hash-" + p.appId)
+            let session = try await p.anaWithSession()
             let tokens = ["fcm-first-token-0000000000000", "fcm-second-token-000000000000"]
             for token in tokens {
-                let registered = PushToken(
-                    appId: p.appId,
-                    uid: "ana",
-                    sessionId: session.id,
-                    providerId: "fcm-1",
-                    platform: .fcmAndroid,
-                    token: token,
-                    createdAt: p.now,
-                    lastSeenAt: p.now
-                )
-                _ = try await p.writer.register(registered, unique: false, maxPerUser: 20)
+                _ = try await p.writer.register(p.token(token, of: session), unique: false, maxPerUser: 20)
             }
             #expect(Set(try await p.reader.tokens(appId: p.appId, uids: ["ana"])["ana", default: []].map(\.token)) == Set(tokens))
             #expect(try await p.writer.deleteToken(appId: p.appId, uid: "ana", token: tokens[0]))
             #expect(try await p.reader.tokens(appId: p.appId, uids: ["ana"])["ana", default: []].map(\.token) == [tokens[1]])
             // A token added reaches the reader too (a moment later is allowed; here it is at once
             // on SQLite and within the listener's round trip on PostgreSQL).
-            let third = PushToken(
-                appId: p.appId,
-                uid: "ana",
-                sessionId: session.id,
-                providerId: "fcm-1",
-                platform: .fcmAndroid,
-                token: "fcm-third-token-0000000000000",
-                createdAt: p.now,
-                lastSeenAt: p.now
-            )
+            let third = p.token("fcm-third-token-0000000000000", of: session)
             _ = try await p.writer.register(third, unique: false, maxPerUser: 20)
             let deadline = ContinuousClock.now + .seconds(5)
             while try await p.reader.tokens(appId: p.appId, uids: ["ana"])["ana", default: []].count < 2, ContinuousClock.now < deadline {
@@ -116,15 +117,8 @@ import Testing
     @Test(arguments: TestBackend.available)
     func aRecipientsRecordFollowsEveryChangeToIt(_ backend: TestBackend) async throws {
         try await Self.withProcesses(backend) { (p: Processes) async throws in
-            _ = try await p.writer.upsertUser(appId: p.appId, User(uid: "ana", name: "Ana", createdAt: p.now, updatedAt: p.now))
-            let session = Session(id: "s-" + p.appId, appId: p.appId, uid: "ana", createdAt: p.now)
-            try await p.writer.createSession(session, tokenHash: "token-hash-" + p.appId)
-            func token(_ value: String) -> PushToken {
-                PushToken(
-                    appId: p.appId, uid: "ana", sessionId: session.id, providerId: "fcm-1", platform: .fcmAndroid, token: value,
-                    createdAt: p.now, lastSeenAt: p.now
-                )
-            }
+            let session = try await p.anaWithSession()
+            func token(_ value: String) -> PushToken { p.token(value, of: session) }
             func record() async throws -> RecipientRecord? { try await p.reader.records(appId: p.appId, uids: ["ana", "bob"])["ana"] }
             let first = "fcm-first-token-0000000000000"
             _ = try await p.writer.register(token(first), unique: false, maxPerUser: 20)
@@ -135,7 +129,10 @@ import Testing
             let read = try #require(try await record())
             #expect(read.tokens.map(\.token) == [first] && read.preferences?.keywords == ["launch"])
             #expect(read.mutes.map(\.conversationId) == ["group:g1"] && read.unread.isEmpty)
-            #expect(try await p.reader.records(appId: p.appId, uids: ["bob"])["bob", default: .empty] == .empty, "a user with nothing has an empty record")
+            #expect(
+                try await p.reader.records(appId: p.appId, uids: ["bob"])["bob", default: .empty] == .empty,
+                "a user with nothing has an empty record"
+            )
             // Served from the cache: a count put in behind its back is not seen...
             try await p.writer.transaction { db in
                 try await db.raw(
