@@ -3,9 +3,9 @@ import HeraldCore
 
 /// What the engine and the API read again and again, kept in this process: apps with their
 /// providers and templates, API keys and sessions, and per user their row, tokens, preferences
-/// and mutes, and the fan-out's record of a recipient (those with the unread counts). Every write drops (or, for unread counts, updates) what it changed
-/// before it returns; with several processes on PostgreSQL the change also travels to the
-/// others (``CacheBus``).
+/// and mutes, and the fan-out's record of a recipient (those four with the unread counts). Every
+/// write drops (or, for unread counts, updates) what it changed before it returns; with several
+/// processes on PostgreSQL the change also travels to the others (``CacheBus``).
 final class StoreCache: Sendable {
     struct UserKey: Hashable, Sendable {
         var appId: String
@@ -52,8 +52,9 @@ final class StoreCache: Sendable {
             mutes.forgetAll()
             records.forgetAll()
         case .addedToken(let appId, let uid):
-            tokens.forget([UserKey(appId: appId, uid: uid)])
-            records.forget([UserKey(appId: appId, uid: uid)])
+            let key = [UserKey(appId: appId, uid: uid)]
+            tokens.forget(key)
+            records.forget(key)
         case .unread(let appId, let uids):
             if uids.isEmpty { records.forgetAll() } else { records.forget(uids.map { UserKey(appId: appId, uid: $0) }) }
         }
