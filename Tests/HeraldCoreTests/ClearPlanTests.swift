@@ -72,11 +72,13 @@ struct ClearPlanTests {
 struct BurstTests {
     static let now = DecisionTests.now
 
-    static func plan(window: NoticeWindow?) throws -> RecipientPlan {
+    static func plan(window: NoticeWindow?) throws -> RecipientPlanTests.Planned {
         var context = try RecipientPlanTests.context()
         context.burstWindow = 30
         var texts = TextCache()
-        return RecipientPlan.make(RecipientPlanTests.bo, counts: [:], in: context, burst: window, texts: &texts)
+        var pushes: [PreparedPush] = []
+        let plan = RecipientPlan.make(RecipientPlanTests.bo, counts: [:], in: context, burst: window, texts: &texts, pushes: &pushes)
+        return RecipientPlanTests.Planned(plan: plan, pushes: pushes)
     }
 
     @Test func theFirstMessageAlertsAndOpensTheWindowTheNextAreHeld() throws {

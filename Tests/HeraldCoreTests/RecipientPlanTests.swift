@@ -22,9 +22,19 @@ struct RecipientPlanTests {
         return RecipientPlan.Context(event: event, snapshot: snapshot, now: now, expiresAt: now.addingTimeInterval(86_400))
     }
 
-    static func plan(_ facts: RecipientFacts, counts: [String: Int] = [:], _ context: RecipientPlan.Context) -> RecipientPlan {
+    static func plan(_ facts: RecipientFacts, counts: [String: Int] = [:], _ context: RecipientPlan.Context) -> Planned {
         var texts = TextCache()
-        return RecipientPlan.make(facts, counts: counts, in: context, texts: &texts)
+        var pushes: [PreparedPush] = []
+        let plan = RecipientPlan.make(facts, counts: counts, in: context, texts: &texts, pushes: &pushes)
+        return Planned(plan: plan, pushes: pushes)
+    }
+
+    /// A recipient's plan with the pushes it added to the batch's.
+    @dynamicMemberLookup
+    struct Planned {
+        var plan: RecipientPlan
+        var pushes: [PreparedPush]
+        subscript<T>(dynamicMember path: KeyPath<RecipientPlan, T>) -> T { plan[keyPath: path] }
     }
 
     static let phone = DecisionTests.token(.apnsIOSDevice)

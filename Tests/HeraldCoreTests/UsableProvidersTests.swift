@@ -29,15 +29,17 @@ struct UsableProvidersTests {
         #expect(usable.webhooks == ["hook-1", "hook-2"])
     }
 
-    @Test func aSnapshotsUsableProvidersFollowItsCredentials() {
-        var snapshot = AppSnapshot(app: DecisionTests.app, providers: DecisionTests.providers(webhook: true), templates: [])
+    @Test func aSnapshotsUsableProvidersAreThoseOfItsCredentials() {
+        let snapshot = AppSnapshot(app: DecisionTests.app, providers: DecisionTests.providers(webhook: true), templates: [])
         #expect(snapshot.usable == UsableProviders(DecisionTests.providers(webhook: true)))
         #expect(snapshot.usable.webhooks == ["hook-1"])
-        snapshot.providers["hook-1"]?.config.enabled = false
-        #expect(snapshot.usable.ids == ["apns-1", "fcm-1"])
-        #expect(snapshot.usable.webhooks.isEmpty)
-        snapshot.providers = DecisionTests.providers(disabled: ["apns-1"])
-        #expect(snapshot.usable.ids == ["fcm-1"])
+        var providers = DecisionTests.providers(webhook: true)
+        providers["hook-1"]?.config.enabled = false
+        let disabled = AppSnapshot(app: DecisionTests.app, providers: providers, templates: [])
+        #expect(disabled.usable.ids == ["apns-1", "fcm-1"])
+        #expect(disabled.usable.webhooks.isEmpty)
+        let without = AppSnapshot(app: DecisionTests.app, providers: DecisionTests.providers(disabled: ["apns-1"]), templates: [])
+        #expect(without.usable.ids == ["fcm-1"])
     }
 
     @Test func theDecisionIsTheSameWithTheUsableProvidersWorkedOutBefore() throws {

@@ -1,14 +1,14 @@
 import Foundation
 
-/// An app as the engine needs it: settings, credentials by id, templates.
-public struct AppSnapshot: Sendable {
-    public var app: App
-    public var providers: [String: ProviderCredential] {
-        didSet { usable = UsableProviders(providers) }
-    }
-    public var templates: [PushTemplate]
+/// An app as the engine needs it: settings, credentials by id, templates. A class, read-only:
+/// a batch hands it to every event's plan and every push's send, and a copy is one reference, not
+/// the dozen its app, credentials and templates hold. A change to the app makes a new snapshot.
+public final class AppSnapshot: Sendable {
+    public let app: App
+    public let providers: [String: ProviderCredential]
+    public let templates: [PushTemplate]
     /// The credentials a push may go through, as every recipient's decision asks (kept with `providers`).
-    public private(set) var usable: UsableProviders
+    public let usable: UsableProviders
 
     public init(app: App, providers: [String: ProviderCredential], templates: [PushTemplate]) {
         self.app = app

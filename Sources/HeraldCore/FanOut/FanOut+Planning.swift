@@ -6,6 +6,11 @@ extension FanOut {
     /// them, then plan every event of the page.
     func plan(_ batch: [StoredEvent], now: Date) async throws -> FanOutPlan {
         var plan = FanOutPlan()
+        // Mostly one app: then its events are the batch itself, not copied into a dictionary.
+        if let appId = batch.first?.event.appId, batch.allSatisfy({ $0.event.appId == appId }) {
+            try await planApp(appId, events: batch, now: now, into: &plan)
+            return plan
+        }
         for (appId, events) in Dictionary(grouping: batch, by: \.event.appId) {
             try await planApp(appId, events: events, now: now, into: &plan)
         }
@@ -193,10 +198,12 @@ extension FanOut {
             let burstKey = NoticeWindow.Key(uid: uid, conversationId: event.conversationId, kind: .burst)
             // Windows are read only when the app uses them: most batches look none up.
             let burst = facts.windows.isEmpty ? nil : facts.windows[burstKey]
-            var planned = RecipientPlan.make(recipient, counts: record.unread, in: context, burst: burst, texts: &texts)
+            let pushed = plan.pushes.count
+            var planned = RecipientPlan.make(recipient, counts: record.unread, in: context, burst: burst, texts: &texts, pushes: &plan.pushes)
             if case .open(let window)? = planned.windowChange, let opened = windowsInFlight.open(window, at: now) {
                 // Another batch alerted this conversation a moment ago: this message waits in its window.
-                planned = RecipientPlan.make(recipient, counts: record.unread, in: context, burst: opened, texts: &texts)
+                plan.pushes.removeSubrange(pushed...)
+                planned = RecipientPlan.make(recipient, counts: record.unread, in: context, burst: opened, texts: &texts, pushes: &plan.pushes)
             }
             // Let go before the count moves below, which would otherwise copy the counts it shares.
             _ = consume record
@@ -212,7 +219,6 @@ extension FanOut {
             }
             // An event's one recipient (every 1:1 message) hands its rows over, not copied.
             if step.deliveries.isEmpty { step.deliveries = planned.deliveries } else { step.deliveries += planned.deliveries }
-            plan.pushes += planned.pushes
             let sessions = planned.decision.inAppSessions
             if !sessions.isEmpty { inApp[recipient.user?.locale ?? "", default: []] += sessions }
             plan.decisions.add(.init(decision: planned.decision.name, eventType: event.templateType))

@@ -1,13 +1,12 @@
 import Foundation
 import HeraldModels
 
-/// What one recipient of one event gets: the decision, its rows in the delivery log, the push of
-/// each row to send now, the unread count it moves and the sessions told in-app. Pure: facts in,
-/// planned deliveries out.
+/// What one recipient of one event gets: the decision, its rows in the delivery log, the unread
+/// count it moves and the sessions told in-app; the push of each row to send now goes onto the
+/// batch's pushes. Pure: facts in, planned deliveries out.
 struct RecipientPlan: Sendable {
     var decision: Decision
     var deliveries: [Delivery] = []
-    var pushes: [PreparedPush] = []
     /// The (user, conversation) whose unread count grows by this event.
     var unreadIncrement: UnreadKey?
     /// The recipient's burst window: opened by an alert, held in by the messages after it.
@@ -29,7 +28,8 @@ struct RecipientPlan: Sendable {
         counts: [String: Int],
         in context: Context,
         burst window: NoticeWindow? = nil,
-        texts: inout TextCache
+        texts: inout TextCache,
+        pushes: inout [PreparedPush]
     ) -> RecipientPlan {
         let event = context.event
         let settings = context.snapshot.settings
@@ -43,7 +43,9 @@ struct RecipientPlan: Sendable {
             plan.unreadIncrement = UnreadKey(uid: facts.uid, conversationId: event.conversationId)
         }
         let conversationUnread = counts[event.conversationId].map { $0 + added } ?? (added > 0 ? added : nil)
+        // Each row made from the base takes an id of its own: none is made for the base.
         var base = Delivery(
+            id: "",
             appId: event.event.appId,
             subject: .event(event.event.id),
             uid: facts.uid,
@@ -73,7 +75,9 @@ struct RecipientPlan: Sendable {
                 )
             }
             switch push {
-            case .success(let push): plan.pushes.append(PreparedPush(delivery: delivery, push: push))
+            // Appended where the batch keeps them: a recipient's own array would be copied into the
+            // batch's push by push (its delivery and payload, ~20 retains a push).
+            case .success(let push): pushes.append(PreparedPush(delivery: delivery, push: push))
             case .failure(let reason): plan.fail(delivery.id, reason)
             }
         }
@@ -129,12 +133,14 @@ struct RecipientPlan: Sendable {
         return [held] + rows.filter { $0.status == .inapp }
     }
 
-    /// The delivery log's rows for a decision: one skipped row; one in-app row; or a row per
-    /// token and per webhook provider, being sent, and an in-app row for the sessions online.
+    /// The delivery log's rows for a decision, each with an id of its own: one skipped row; one
+    /// in-app row; or a row per token and per webhook provider, being sent, and an in-app row for
+    /// the sessions online.
     static func rows(for decision: Decision, base: Delivery, expiresAt: Date) -> [Delivery] {
         switch decision {
         case .skip(let reason):
             var row = base
+            row.id = Identifier.timeOrdered("dlv_")
             row.reason = reason.rawValue
             return [row]
         case .inApp(let sessions):

@@ -60,11 +60,14 @@ enum SQLiteValues {
     }
 
     static func bind(_ text: String, at index: CInt, to statement: SQLiteStatement) -> CInt {
-        var text = text
-        return text.withUTF8 { bytes in
+        let bind = { (bytes: UnsafeBufferPointer<UInt8>) in
             guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, nil) }
             return sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), transient)
         }
+        // A native string's bytes are read where they are; `withUTF8` would need a copy to mutate.
+        if let code = text.utf8.withContiguousStorageIfAvailable(bind) { return code }
+        var text = text
+        return text.withUTF8(bind)
     }
 
     /// Column `index` of the row `statement` was just stepped to.
