@@ -75,10 +75,7 @@ struct BurstTests {
     static func plan(window: NoticeWindow?) throws -> RecipientPlanTests.Planned {
         var context = try RecipientPlanTests.context()
         context.burstWindow = 30
-        var texts = TextCache()
-        var pushes: [PreparedPush] = []
-        let plan = RecipientPlan.make(RecipientPlanTests.bo, counts: [:], in: context, burst: window, texts: &texts, pushes: &pushes)
-        return RecipientPlanTests.Planned(plan: plan, pushes: pushes)
+        return RecipientPlanTests.plan(RecipientPlanTests.bo, context, burst: window)
     }
 
     @Test func theFirstMessageAlertsAndOpensTheWindowTheNextAreHeld() throws {

@@ -22,10 +22,10 @@ struct RecipientPlanTests {
         return RecipientPlan.Context(event: event, snapshot: snapshot, now: now, expiresAt: now.addingTimeInterval(86_400))
     }
 
-    static func plan(_ facts: RecipientFacts, counts: [String: Int] = [:], _ context: RecipientPlan.Context) -> Planned {
+    static func plan(_ facts: RecipientFacts, counts: [String: Int] = [:], _ context: RecipientPlan.Context, burst: NoticeWindow? = nil) -> Planned {
         var texts = TextCache()
         var pushes: [PreparedPush] = []
-        let plan = RecipientPlan.make(facts, counts: counts, in: context, texts: &texts, pushes: &pushes)
+        let plan = RecipientPlan.make(facts, counts: counts, in: context, burst: burst, texts: &texts, pushes: &pushes)
         return Planned(plan: plan, pushes: pushes)
     }
 
