@@ -55,4 +55,24 @@ struct UsableProvidersTests {
             #expect(asked == workedOut)
         }
     }
+
+    @Test func aSnapshotGivesTheSettingsOfTheCredentialItWouldUseOrWhyNot() throws {
+        var providers = DecisionTests.providers(broken: ["fcm-1"], webhook: true)
+        providers["hook-1"]?.config.enabled = false
+        let snapshot = AppSnapshot(app: DecisionTests.app, providers: providers, templates: [])
+        #expect(try snapshot.usableSettings("apns-1").get() == providers["apns-1"]?.config.settings)
+        #expect(try snapshot.usableCredential("apns-1").get() == providers["apns-1"])
+        for (id, reason) in [("fcm-1", "broken"), ("hook-1", "disabled"), ("gone", "deleted"), (nil, "deleted")] as [(String?, String)] {
+            let settings = snapshot.usableSettings(id), credential = snapshot.usableCredential(id)
+            guard case .failure(let failure) = settings, case .failure(let same) = credential else {
+                Issue.record("\(id ?? "nil") may not carry a push")
+                continue
+            }
+            #expect(failure == same)
+            switch (failure, reason) {
+            case (.credentialBroken, "broken"), (.providerDisabled, "disabled"), (.providerDeleted, "deleted"): break
+            default: Issue.record("\(id ?? "nil"): \(failure), expected \(reason)")
+            }
+        }
+    }
 }

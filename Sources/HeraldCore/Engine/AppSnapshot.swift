@@ -22,9 +22,20 @@ public final class AppSnapshot: Sendable {
     /// The credential a delivery goes through, if it may be used: it exists, is enabled and was
     /// not set aside.
     public func usableCredential(_ providerId: String?) -> Result<ProviderCredential, FailureReason> {
-        guard let providerId, let credential = providers[providerId] else { return .failure(.providerDeleted) }
-        if let broken = credential.config.broken { return .failure(.credentialBroken(broken.reason)) }
-        guard credential.config.enabled else { return .failure(.providerDisabled) }
-        return .success(credential)
+        usableIndex(providerId).map { providers.values[$0] }
+    }
+
+    /// The settings of the credential a delivery goes through, if it may be used: what a push is
+    /// built with, read where the credential lies (a credential copied out of the dictionary
+    /// retains each of its references, once for every push).
+    public func usableSettings(_ providerId: String?) -> Result<ProviderSettings, FailureReason> {
+        usableIndex(providerId).map { providers.values[$0].config.settings }
+    }
+
+    private func usableIndex(_ providerId: String?) -> Result<Dictionary<String, ProviderCredential>.Index, FailureReason> {
+        guard let providerId, let index = providers.index(forKey: providerId) else { return .failure(.providerDeleted) }
+        if let broken = providers.values[index].config.broken { return .failure(.credentialBroken(broken.reason)) }
+        guard providers.values[index].config.enabled else { return .failure(.providerDisabled) }
+        return .success(index)
     }
 }

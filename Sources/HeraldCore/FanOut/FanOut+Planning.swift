@@ -158,8 +158,8 @@ extension FanOut {
         facts.records[read.uid]?.unread = counts
         var texts = TextCache()
         for row in rows {
-            let push = snapshot.usableCredential(row.providerId).flatMap { credential in
-                PushBuilder.push(for: row, of: event, snapshot: snapshot, settings: credential.config.settings, texts: &texts, now: now)
+            let push = snapshot.usableSettings(row.providerId).flatMap { settings in
+                PushBuilder.push(for: row, of: event, snapshot: snapshot, settings: settings, texts: &texts, now: now)
             }
             var failed = row
             switch push {

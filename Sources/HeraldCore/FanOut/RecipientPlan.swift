@@ -64,21 +64,19 @@ struct RecipientPlan: Sendable {
         }
         for index in plan.deliveries.indices where plan.deliveries[index].status == .sending {
             let delivery = plan.deliveries[index]
-            let push = context.snapshot.usableCredential(delivery.providerId).flatMap { credential in
-                PushBuilder.push(
-                    for: delivery,
-                    of: event,
-                    snapshot: context.snapshot,
-                    settings: credential.config.settings,
-                    texts: &texts,
-                    now: context.now
-                )
+            let push: Result<OutgoingPush, FailureReason>
+            switch context.snapshot.usableSettings(delivery.providerId) {
+            case .success(let settings):
+                push = PushBuilder.push(for: delivery, of: event, snapshot: context.snapshot, settings: settings, texts: &texts, now: context.now)
+            case .failure(let reason): push = .failure(reason)
             }
             switch push {
             // Appended where the batch keeps them: a recipient's own array would be copied into the
             // batch's push by push (its delivery and payload, ~20 retains a push).
             case .success(let push): pushes.append(PreparedPush(delivery: delivery, push: push))
-            case .failure(let reason): plan.fail(delivery.id, reason)
+            case .failure(let reason):
+                plan.deliveries[index].status = .failed
+                plan.deliveries[index].reason = reason.description
             }
         }
         return plan
@@ -185,12 +183,5 @@ struct RecipientPlan: Sendable {
         row.status = .inapp
         row.reason = "online (\(sessions.count) session\(sessions.count == 1 ? "" : "s"))"
         return row
-    }
-
-    /// A row whose push could not be made: failed at once, with why.
-    mutating func fail(_ id: String, _ reason: FailureReason) {
-        guard let index = deliveries.firstIndex(where: { $0.id == id }) else { return }
-        deliveries[index].status = .failed
-        deliveries[index].reason = reason.description
     }
 }

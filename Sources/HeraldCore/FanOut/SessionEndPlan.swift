@@ -42,8 +42,8 @@ struct SessionEndPlan: Sendable {
                 createdAt: now
             )
             delivery.style.sealedTo = PushEncryptionKeys(storedText: device.encryption)
-            let push = snapshot.usableCredential(device.providerId).flatMap { credential in
-                PushBuilder.push(for: delivery, of: event, snapshot: snapshot, settings: credential.config.settings, texts: &texts, now: now)
+            let push = snapshot.usableSettings(device.providerId).flatMap { settings in
+                PushBuilder.push(for: delivery, of: event, snapshot: snapshot, settings: settings, texts: &texts, now: now)
             }
             switch push {
             case .success(let push): plan.pushes.append(PreparedPush(delivery: delivery, push: push))

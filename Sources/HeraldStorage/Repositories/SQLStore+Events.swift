@@ -233,8 +233,10 @@ extension SQLStore: EventRepository {
             let (_, key, delta) = moved[position]
             if delta == 0 { record.unread[key.conversationId] = nil } else { record.unread[key.conversationId, default: 0] += delta }
         }
+        // Grouped only for other processes to hear (one process on SQLite has none to tell).
+        guard let cacheBus else { return }
         for (appId, changes) in Dictionary(grouping: moved, by: \.appId) {
-            await cacheBus?.publish(.unread(appId: appId, uids: Array(Set(changes.map(\.key.uid)))))
+            await cacheBus.publish(.unread(appId: appId, uids: Array(Set(changes.map(\.key.uid)))))
         }
     }
 
