@@ -63,7 +63,8 @@ struct UsableProvidersTests {
         #expect(try snapshot.usableSettings("apns-1").get() == providers["apns-1"]?.config.settings)
         #expect(try snapshot.usableCredential("apns-1").get() == providers["apns-1"])
         for (id, reason) in [("fcm-1", "broken"), ("hook-1", "disabled"), ("gone", "deleted"), (nil, "deleted")] as [(String?, String)] {
-            let settings = snapshot.usableSettings(id), credential = snapshot.usableCredential(id)
+            let settings = snapshot.usableSettings(id)
+            let credential = snapshot.usableCredential(id)
             guard case .failure(let failure) = settings, case .failure(let same) = credential else {
                 Issue.record("\(id ?? "nil") may not carry a push")
                 continue

@@ -7,7 +7,15 @@ import Testing
 @Suite("User")
 struct UserTests {
     @Test func aChangedCopyLeavesTheOriginalAsItWas() {
-        let original = User(uid: "bo", name: "Bo", avatar: "https://a/bo.png", tags: ["vip"], locale: "fr", createdAt: DecisionTests.now, updatedAt: DecisionTests.now)
+        let original = User(
+            uid: "bo",
+            name: "Bo",
+            avatar: "https://a/bo.png",
+            tags: ["vip"],
+            locale: "fr",
+            createdAt: DecisionTests.now,
+            updatedAt: DecisionTests.now
+        )
         var copy = original
         copy.name = "Bo B."
         copy.tags.append("new")
