@@ -5,7 +5,7 @@ import HeraldModels
 ///
 /// Its fields live behind one immutable reference: a user is copied into each recipient's facts,
 /// each event's sender and each cache lookup on a push's path, and a copy of seven fields retained
-/// each of their references (~60 retains a 1:1 push, `Benchmarks/count-calls.sh`); a copy of the
+/// each of their references (~45 retains a 1:1 push, `Benchmarks/count-calls.sh`); a copy of the
 /// reference retains one. A change makes a new reference (users change through the directory's
 /// API, not on a push's path), so a value never changes under another copy.
 public struct User: Sendable, Equatable {

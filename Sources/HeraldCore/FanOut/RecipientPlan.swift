@@ -64,11 +64,8 @@ struct RecipientPlan: Sendable {
         }
         for index in plan.deliveries.indices where plan.deliveries[index].status == .sending {
             let delivery = plan.deliveries[index]
-            let push: Result<OutgoingPush, FailureReason>
-            switch context.snapshot.usableSettings(delivery.providerId) {
-            case .success(let settings):
-                push = PushBuilder.push(for: delivery, of: event, snapshot: context.snapshot, settings: settings, texts: &texts, now: context.now)
-            case .failure(let reason): push = .failure(reason)
+            let push = context.snapshot.usableSettings(delivery.providerId).flatMap { settings in
+                PushBuilder.push(for: delivery, of: event, snapshot: context.snapshot, settings: settings, texts: &texts, now: context.now)
             }
             switch push {
             // Appended where the batch keeps them: a recipient's own array would be copied into the
