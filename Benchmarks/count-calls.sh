@@ -2,9 +2,10 @@
 # How many retains, allocations and frees a push costs: runs the engine's 1:1 scenario on SQLite
 # (`herald-bench engine --throughput-only`, 10,000 users) with bpftrace counting, in the kernel,
 # every call the server makes to `swift_retain`, `swift_release`, `swift_allocObject` and
-# `malloc` by the stack it comes from, and prints each per push, with the functions that ask for
-# the most retains (the first Herald function above the copy it makes: a struct copied whole is a
-# retain per reference it holds).
+# `malloc`, and every hash it finishes (a dictionary's or a set's lookup, insert or removal hashes
+# its key once), and prints each per push, with the functions that ask for the most retains (the
+# first Herald function above the copy it makes: a struct copied whole is a retain per reference
+# it holds) and for the most hashes.
 #
 # Unlike a time, a count does not move with the machine's other tenants (on this machine the same
 # binary's CPU per push spans 66–91 µs over a day): two binaries compare in one run each. The
@@ -48,6 +49,12 @@ uprobe:$SWIFT_CORE:swift_retain /@on[pid]/ { @retain[ustack(8)] = count(); @call
 uprobe:$SWIFT_CORE:swift_release /@on[pid]/ { @calls[\"swift_release\"] = count(); }
 uprobe:$SWIFT_CORE:swift_allocObject /@on[pid]/ { @calls[\"swift_allocObject\"] = count(); }
 uprobe:$MALLOC:malloc /@on[pid]/ { @calls[\"malloc\"] = count(); }
+uprobe:$SWIFT_CORE:\"\$ss6HasherV9_finalizeSiyF\",
+uprobe:$SWIFT_CORE:\"\$ss6HasherV8finalizeSiyF\",
+uprobe:$SWIFT_CORE:\"\$ss6HasherV5_hash4seed_S2i_s6UInt64VtFZ\",
+uprobe:$SWIFT_CORE:\"\$ss6HasherV5_hash4seed_S2i_SutFZ\",
+uprobe:$SWIFT_CORE:\"\$ss6HasherV5_hash4seed5bytesS2i_SWtFZ\",
+uprobe:$SWIFT_CORE:\"\$ss6HasherV5_hash4seed5bytes5countS2i_s6UInt64VSitFZ\" /@on[pid]/ { @hash[ustack(8)] = count(); @calls[\"hash\"] = count(); }
 " 2>"$WORK/bpftrace.log" &
 TRACER=$!
 until grep -q Attaching "$WORK/counts.txt" 2>/dev/null; do

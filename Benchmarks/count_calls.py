@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Prints what count-calls.sh counted: each runtime call per push, and the functions whose
-copies ask for the most retains.
+"""Prints what count-calls.sh counted: each runtime call per push, the functions whose copies
+ask for the most retains, and those that hash the most (a dictionary's or a set's lookup, insert
+or removal: one hash of its key each).
 
 bpftrace gives each retain's stack as addresses; they are named here from the server's memory
 map (taken while it ran) and each library's symbol table (`nm`), then demangled. A retain is
@@ -72,13 +73,25 @@ def main():
     text = open(arguments.counts).read()
     calls = {name: int(count) for name, count in re.findall(r"@calls\[(\w+)\]: (\d+)", text)}
     print("\nServer calls per push (all of its threads, intake to commit)")
-    for name in ("swift_retain", "swift_release", "swift_allocObject", "malloc"):
+    for name in ("swift_retain", "swift_release", "swift_allocObject", "malloc", "hash"):
         print(f"  {name:<18} {calls.get(name, 0) / arguments.pushes:8.1f}")
 
     symbols = Symbols(arguments.maps)
+    for stacks, what in (("retain", "Retains"), ("hash", "Hashes")):
+        by_caller, counted = callers(text, stacks, symbols)
+        if not counted:
+            continue
+        names = demangled(by_caller)
+        print(f"\n{what} per push by the function that asked (the first above the copy helpers; {counted / arguments.pushes:.0f} a push in the stacks kept)")
+        for caller, count in by_caller.most_common(arguments.top):
+            print(f"  {count / arguments.pushes:7.1f}  {names.get(caller, caller)[:140]}")
+
+
+def callers(text, stacks, symbols):
+    """The count of each stack of the map `@stacks`, by the first frame above the helpers."""
     by_caller = collections.Counter()
     counted = 0
-    for frames, count in re.findall(r"@retain\[\n(.*?)\]: (\d+)", text, re.S):
+    for frames, count in re.findall(r"@" + stacks + r"\[\n(.*?)\]: (\d+)", text, re.S):
         addresses = [int(frame.strip(), 16) for frame in frames.strip().splitlines() if frame.strip()]
         counted += int(count)
         caller = "(deeper than the stack kept)"
@@ -88,13 +101,7 @@ def main():
                 caller = name
                 break
         by_caller[caller] += int(count)
-    if not counted:
-        return
-    names = demangled(by_caller)
-    print(f"\nRetains per push by the function that asked (the first above the copy helpers; {counted / arguments.pushes:.0f} a push in the stacks kept)")
-    for caller, count in by_caller.most_common(arguments.top):
-        print(f"  {count / arguments.pushes:7.1f}  {names.get(caller, caller)[:140]}")
-
+    return by_caller, counted
 
 if __name__ == "__main__":
     main()

@@ -21,8 +21,13 @@ public final class UnreadLedger: Sendable {
         pending.withLock { pending in
             for key in keys {
                 let user = User(appId: appId, uid: key.uid)
-                // Changed where they are stored: each key hashed once, no dictionary copied.
-                if Self.move(&pending[user, default: [:]], key.conversationId, by: delta) { pending[user] = nil }
+                // Changed where they are stored, through the index: each user hashed once (a
+                // count back to zero is removed without hashing it again), no dictionary copied.
+                if let index = pending.index(forKey: user) {
+                    if Self.move(&pending.values[index], key.conversationId, by: delta) { pending.remove(at: index) }
+                } else {
+                    pending[user] = [key.conversationId: delta]
+                }
             }
         }
     }

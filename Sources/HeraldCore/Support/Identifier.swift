@@ -81,11 +81,14 @@ public enum Identifier {
 
     /// The last sequence number of each millisecond ids were recently made in. Per millisecond,
     /// not only the latest: clocks given by callers (a test's, ahead of or behind the system's)
-    /// make ids beside the system's, and each keeps its own order.
+    /// make ids beside the system's, and each keeps its own order. The millisecond of the last id
+    /// is kept apart from the others: nearly every id is made in it, without hashing it twice.
     struct Sequences {
+        private var latest: (ms: UInt64, sequence: UInt64)?
+        /// The other milliseconds, with when each was last used.
         private var byMillisecond: [UInt64: (sequence: UInt64, used: UInt64)] = [:]
         private var uses: UInt64 = 0
-        /// Milliseconds remembered; the one used longest ago is forgotten first.
+        /// Milliseconds remembered beside the latest; the one used longest ago is forgotten first.
         static let capacity = 64
         /// SplitMix64 (Steele, Lea and Flood), seeded by the system's generator.
         private var state: UInt64 = {
@@ -103,17 +106,21 @@ public enum Identifier {
 
         mutating func next(for ms: UInt64) -> UInt64 {
             uses += 1
-            if let last = byMillisecond[ms] {
+            if let latest, latest.ms == ms {
                 // Another in the same millisecond: one step on (past 65,535, the random part orders them).
-                let sequence = min(last.sequence + 1, 0xFFFF)
-                byMillisecond[ms] = (sequence, uses)
+                let sequence = min(latest.sequence + 1, 0xFFFF)
+                self.latest = (ms, sequence)
                 return sequence
             }
-            if byMillisecond.count >= Self.capacity, let stale = byMillisecond.min(by: { $0.value.used < $1.value.used })?.key {
-                byMillisecond[stale] = nil
+            let sequence = byMillisecond.removeValue(forKey: ms).map { min($0.sequence + 1, 0xFFFF) } ?? 0
+            if let latest {
+                if byMillisecond.count >= Self.capacity, let stale = byMillisecond.min(by: { $0.value.used < $1.value.used })?.key {
+                    byMillisecond[stale] = nil
+                }
+                byMillisecond[latest.ms] = (latest.sequence, uses - 1)
             }
-            byMillisecond[ms] = (0, uses)
-            return 0
+            latest = (ms, sequence)
+            return sequence
         }
     }
 }

@@ -3,19 +3,38 @@ import Synchronization
 /// One table of cached values, read in bulk. A value loaded while its key changed is returned to
 /// its caller but not kept (it may predate the change): every change is numbered, each key
 /// remembers the number of its last change, and a load keeps only the keys that did not change
-/// since it began. (The memory of changes is bounded; past it, loads that began before its
-/// start keep nothing.)
+/// since it began. A key's value and the number of its change are one entry, so that a change
+/// to a cached value (an unread count moved by every push) hashes its key once. (The entries are
+/// bounded; past the limit the table starts again empty, and loads that began before keep
+/// nothing.)
 final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        /// nil: not cached (only the change is remembered).
+        var value: Value?
+        /// The number of the key's last change; 0, none since the table started.
+        var changedAt: UInt64 = 0
+
+        /// Keeps a value loaded at `epoch`, unless the key changed since.
+        mutating func keep(_ loaded: Value, loadedAt epoch: UInt64) {
+            if changedAt <= epoch { value = loaded }
+        }
+    }
+
     private struct State {
         var epoch: UInt64 = 0
-        var values: [Key: Value] = [:]
-        var changedAt: [Key: UInt64] = [:]
+        var entries: [Key: Entry] = [:]
         /// Loads that began before this change keep nothing.
         var floor: UInt64 = 0
+
+        /// Starts again empty: what is loaded meanwhile is not kept.
+        mutating func clear() {
+            entries.removeAll(keepingCapacity: true)
+            floor = epoch
+        }
     }
 
     private let state = Mutex(State())
-    /// Most values kept; past it the table starts again empty.
+    /// Most entries kept; past it the table starts again empty.
     let limit: Int
 
     init(limit: Int) {
@@ -37,8 +56,9 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             found.reserveCapacity(ids.underestimatedCount)
             var missing: [ID] = []
             for id in ids {
-                if let index = state.values.index(forKey: key(id)) {
-                    if let value = present(state.values.values[index]) { found[id] = value }
+                // Read where it is stored: binding the value would copy it.
+                if let index = state.entries.index(forKey: key(id)), case .some = state.entries.values[index].value {
+                    if let wanted = present(state.entries.values[index].value!) { found[id] = wanted }
                 } else {
                     missing.append(id)
                 }
@@ -51,13 +71,12 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func store(_ loaded: [Key: Value], loadedAt epoch: UInt64) {
         state.withLock { state in
             guard epoch >= state.floor else { return }
-            if state.values.count + loaded.count > limit {
-                state.values.removeAll(keepingCapacity: true)
+            if state.entries.count + loaded.count > limit {
+                state.clear()
+                guard epoch >= state.floor else { return }
             }
-            for (key, value) in loaded {
-                if let changed = state.changedAt[key], changed > epoch { continue }
-                state.values[key] = value
-            }
+            // One hash a key: the entry is made or kept where it is stored.
+            for (key, value) in loaded { state.entries[key, default: Entry()].keep(value, loadedAt: epoch) }
         }
     }
 
@@ -65,8 +84,11 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { state in
             state.epoch &+= 1
             for key in keys {
-                state.values[key] = nil
-                Self.noteChange(key, in: &state)
+                if let index = state.entries.index(forKey: key) {
+                    state.entries.values[index] = Entry(value: nil, changedAt: state.epoch)
+                } else {
+                    noteChange(key, in: &state)
+                }
             }
         }
     }
@@ -74,9 +96,7 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func forgetAll() {
         state.withLock { state in
             state.epoch &+= 1
-            state.values.removeAll(keepingCapacity: true)
-            state.changedAt.removeAll(keepingCapacity: true)
-            state.floor = state.epoch
+            state.clear()
         }
     }
 
@@ -92,18 +112,20 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { state in
             state.epoch &+= 1
             for (position, key) in keys.enumerated() {
-                Self.noteChange(key, in: &state)
+                guard let index = state.entries.index(forKey: key) else {
+                    noteChange(key, in: &state)
+                    continue
+                }
+                state.entries.values[index].changedAt = state.epoch
                 // Through the index, the value is changed where it is stored (never copied).
-                if let index = state.values.index(forKey: key) { change(position, &state.values.values[index]) }
+                if case .some = state.entries.values[index].value { change(position, &state.entries.values[index].value!) }
             }
         }
     }
 
-    private static func noteChange(_ key: Key, in state: inout State) {
-        if state.changedAt.count >= 100_000 {
-            state.changedAt.removeAll(keepingCapacity: true)
-            state.floor = state.epoch
-        }
-        state.changedAt[key] = state.epoch
+    /// Remembers the change of a key without an entry.
+    private func noteChange(_ key: Key, in state: inout State) {
+        if state.entries.count >= limit { state.clear() }
+        state.entries[key] = Entry(value: nil, changedAt: state.epoch)
     }
 }
