@@ -88,7 +88,8 @@ def main():
 
 
 def callers(text, stacks, symbols):
-    """The count of each stack of the map `@stacks`, by the first frame above the helpers."""
+    """The calls of the bpftrace map `@stacks` (stack → count), by the function that asked (the
+    first frame above the copy helpers), and their total."""
     by_caller = collections.Counter()
     counted = 0
     for frames, count in re.findall(r"@" + stacks + r"\[\n(.*?)\]: (\d+)", text, re.S):

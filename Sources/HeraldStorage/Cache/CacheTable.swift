@@ -31,6 +31,19 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             entries.removeAll(keepingCapacity: true)
             floor = epoch
         }
+
+        /// Numbers a change of `key` with the current epoch: in its entry, where it has one (whose
+        /// index is returned, to change its value there), else in a new entry without a value
+        /// (past `limit` entries, the table starts again first).
+        mutating func noteChange(_ key: Key, limit: Int) -> [Key: Entry].Index? {
+            if let index = entries.index(forKey: key) {
+                entries.values[index].changedAt = epoch
+                return index
+            }
+            if entries.count >= limit { clear() }
+            entries[key] = Entry(value: nil, changedAt: epoch)
+            return nil
+        }
     }
 
     private let state = Mutex(State())
@@ -84,11 +97,7 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { state in
             state.epoch &+= 1
             for key in keys {
-                if let index = state.entries.index(forKey: key) {
-                    state.entries.values[index] = Entry(value: nil, changedAt: state.epoch)
-                } else {
-                    noteChange(key, in: &state)
-                }
+                if let index = state.noteChange(key, limit: limit) { state.entries.values[index].value = nil }
             }
         }
     }
@@ -112,20 +121,11 @@ final class CacheTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { state in
             state.epoch &+= 1
             for (position, key) in keys.enumerated() {
-                guard let index = state.entries.index(forKey: key) else {
-                    noteChange(key, in: &state)
-                    continue
-                }
-                state.entries.values[index].changedAt = state.epoch
                 // Through the index, the value is changed where it is stored (never copied).
-                if case .some = state.entries.values[index].value { change(position, &state.entries.values[index].value!) }
+                if let index = state.noteChange(key, limit: limit), case .some = state.entries.values[index].value {
+                    change(position, &state.entries.values[index].value!)
+                }
             }
         }
-    }
-
-    /// Remembers the change of a key without an entry.
-    private func noteChange(_ key: Key, in state: inout State) {
-        if state.entries.count >= limit { state.clear() }
-        state.entries[key] = Entry(value: nil, changedAt: state.epoch)
     }
 }
