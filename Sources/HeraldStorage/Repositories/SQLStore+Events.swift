@@ -134,7 +134,7 @@ extension SQLStore: EventRepository {
             var moved: [(String, UnreadKey, Int)] = []
             // First where each event goes, only from where its step began: a step whose event was
             // taken over and moved on by another worker records nothing.
-            var recorded = Set<String>()
+            var recorded = Set<String>(minimumCapacity: steps.count)
             // Finished events, in one statement per (recipient count, starting cursor): mostly one.
             // (The steps are read in place, by index: a `for step in steps` copies every step, its
             // deliveries and all, to look at a field or two.)
@@ -144,7 +144,7 @@ extension SQLStore: EventRepository {
                 finished[start, default: []].append(steps[index].eventId)
             }
             for (start, ids) in finished {
-                for chunk in ids.sorted().chunks(of: Self.rowChunk) {
+                for chunk in (self.locksRowsInOrder ? ids.sorted() : ids).chunks(of: Self.rowChunk) {
                     let rows = try await db.update("events")
                         .set("status", to: StoredEvent.Status.done.rawValue).set("lease_until", to: SQLLiteral.null)
                         .set("finished_at", to: date.ms).set("cursor", to: SQLLiteral.null)
@@ -183,15 +183,22 @@ extension SQLStore: EventRepository {
                 conflict: .ignoreDuplicate(of: Self.deliveryOnce)
             )
             try await Self.applyWindowChanges(kept.indices.flatMap { kept[$0].windowChanges }, db: db)
+            var incremented = 0
+            for index in kept.indices { incremented += kept[index].unreadIncrements.count }
             var increments: [UnreadCount: Int] = [:]
+            increments.reserveCapacity(incremented)
             for index in kept.indices {
                 for key in kept[index].unreadIncrements { increments[UnreadCount(appId: kept[index].appId, key: key), default: 0] += 1 }
             }
-            // In key order: two batches counting messages to the same conversation lock its row
-            // in the same order (PostgreSQL), never each waiting for the other.
-            let counts = increments.sorted {
-                ($0.key.appId, $0.key.key.uid, $0.key.key.conversationId) < ($1.key.appId, $1.key.key.uid, $1.key.key.conversationId)
-            }.map {
+            // In key order on PostgreSQL: two batches counting messages to the same conversation
+            // lock its row in the same order, never each waiting for the other.
+            var ordered = Array(increments)
+            if self.locksRowsInOrder {
+                ordered.sort {
+                    ($0.key.appId, $0.key.key.uid, $0.key.key.conversationId) < ($1.key.appId, $1.key.key.uid, $1.key.key.conversationId)
+                }
+            }
+            let counts = ordered.map {
                 [
                     BulkValue($0.key.appId), BulkValue($0.key.key.uid), BulkValue($0.key.key.conversationId), BulkValue($0.value),
                     BulkValue(date.ms),
@@ -297,6 +304,12 @@ extension SQLStore: EventRepository {
     }
 
     static let unreadColumns: [BulkColumn] = [.text("app_id"), .text("uid"), .text("conversation_id"), .integer("count"), .bigint("updated_at")]
+
+    /// Whether a transaction's rows are written in key order: PostgreSQL locks each row it writes
+    /// until the commit, so two transactions writing the same rows in different orders could each
+    /// wait for the other. SQLite's one writer locks no rows, and sorting cost a 1:1 push ~0.2 µs
+    /// of its ~60.
+    var locksRowsInOrder: Bool { dialect == .postgres }
 
     /// One user's unread count in one conversation of one app.
     private struct UnreadCount: Hashable {
