@@ -6,7 +6,8 @@ import SQLKit
 /// (PostgreSQL has its own tools: `pg_dump -Fc` and `pg_restore`, as the README shows.)
 extension SQLStore {
     /// Writes a consistent copy of the database to `path` with SQLite's `VACUUM INTO`: one read
-    /// transaction, so writers go on meanwhile and the copy is the database as of its start.
+    /// transaction, so writers go on meanwhile and the copy is the database as of its start. The
+    /// copy has the page size of a new database (``SQLitePool/pageSize``), whatever the original's.
     public func backup(to path: String) async throws {
         guard dialect == .sqlite else {
             throw HeraldError(
@@ -19,7 +20,11 @@ extension SQLStore {
             throw HeraldError.invalidField("to", "\(path) exists: choose a new file")
         }
         let quoted = path.replacingOccurrences(of: "'", with: "''")
-        try await lookup { db in try await db.raw(SQLQueryString("VACUUM INTO '\(quoted)'")).perform() }
+        let pageSize = "PRAGMA page_size = \(SQLitePool.pageSize)"
+        try await lookup { db in
+            try await db.raw(SQLQueryString(pageSize)).perform()
+            try await db.raw(SQLQueryString("VACUUM INTO '\(quoted)'")).perform()
+        }
     }
 
     /// The schema version of a database, and whether SQLite finds it intact.

@@ -7,10 +7,10 @@ import Logging
 /// every 1,000 pages (4 MB, nearly every commit under load), holding every writer waiting while it
 /// copied, and copying a page the next commit would write again. Every `interval` a passive
 /// checkpoint copies what no reader still needs; the writer checkpoints by itself only past
-/// ``writerLimit`` pages (the WAL would otherwise grow while this one is starved).
+/// ``writerLimit`` bytes of pages (the WAL would otherwise grow while this one is starved).
 final class SQLiteCheckpointer: Sendable {
-    /// Pages in the WAL past which the writer checkpoints by itself (64 MB of 4 KB pages).
-    static let writerLimit = 16_384
+    /// The size of the WAL's pages past which the writer checkpoints by itself: 64 MB.
+    static let writerLimit = 64 << 20
     private let connection: DatabaseQueue
     private let loop: Task<Void, Never>
 
