@@ -165,6 +165,11 @@ public final class SQLStore: Sendable {
     /// ` FOR UPDATE SKIP LOCKED` where the database has row locks (PostgreSQL): a claim passes over
     /// rows another process is claiming. SQLite's transactions are serial.
     var skipLocked: String { dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
+    /// Whether a transaction's rows are written in key order: PostgreSQL locks each row it writes
+    /// until the commit, so two transactions writing the same rows in different orders could each
+    /// wait for the other. SQLite's one writer locks no rows, and sorting cost a 1:1 push's
+    /// fan-out commit ~0.2 µs of its ~60.
+    var locksRowsInOrder: Bool { dialect == .postgres }
 
     /// `column IN (values)`. On SQLite the values go in as one bind, a JSON array `json_each`
     /// reads, so that the statement's text is the same for every list and stays prepared: as a
