@@ -24,7 +24,7 @@ struct BenchServer {
         environment more: [String: String] = [:]
     ) async throws -> BenchServer {
         let port = try HeraldProcess.freePort()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-bench-\(getpid())")
+        let folder = TestScratch.folder.appendingPathComponent("herald-\(name)-bench")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let environment = ProcessInfo.processInfo.environment.merging(
             [
@@ -54,7 +54,7 @@ struct BenchServer {
 
     /// One PEM file trusting every stand-in.
     static func caFile(_ certificates: [TestCertificate]) throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-ca-\(UUID().uuidString).pem")
+        let file = TestScratch.path("herald-bench-ca", suffix: ".pem")
         try certificates.map { try String(contentsOf: $0.writePEM(), encoding: .utf8) }.joined().write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }

@@ -57,8 +57,7 @@ case "apns-standin":
     let standIn = try await APNsStandIn.start(recordRequests: false, lean: !CommandLine.arguments.contains("--full-stack"))
     let key = P256.Signing.PrivateKey()
     standIn.trust(keyId: "BENCH12345", publicKey: key.publicKey)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = TestScratch.folder
     let pem = folder.appendingPathComponent("key.p8")
     let ca = try standIn.certificate.writePEM()
     try key.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
@@ -143,8 +142,7 @@ case "fcm-standin":
     let standIn = try await FCMStandIn.start(recordMessages: false, lean: !CommandLine.arguments.contains("--full-stack"))
     let key = try _RSA.Signing.PrivateKey(pemRepresentation: Fixtures.rsaKeyPEM)
     standIn.trust(clientEmail: Fixtures.serviceAccount()["client_email"] as! String, publicKey: key.publicKey)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = TestScratch.folder
     let account = folder.appendingPathComponent("service-account.json")
     let ca = try standIn.certificate.writePEM()
     try JSONSerialization.data(withJSONObject: Fixtures.serviceAccount()).write(to: account)

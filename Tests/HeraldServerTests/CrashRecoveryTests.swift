@@ -82,7 +82,7 @@ struct CrashRecoveryTests {
         let database: String =
             switch backend {
             case .sqlite:
-                "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-crash-\(UUID().uuidString)/herald.sqlite").path
+                "sqlite://" + TestScratch.path("herald-crash").appendingPathComponent("herald.sqlite").path
             case .postgres: try await TestBackend.createPostgresDatabase()
             }
         let environment = [

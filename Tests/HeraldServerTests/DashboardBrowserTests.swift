@@ -40,7 +40,7 @@ struct DashboardBrowserTests {
         let userToken = try #require(session["authToken"] as? String, "\(session.text)")
 
         // The files a user would upload.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dashboard-\(UUID().uuidString)")
+        let folder = TestScratch.path("herald-dashboard")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func write(_ name: String, _ data: Data) throws -> String {
             let url = folder.appendingPathComponent(name)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Operator lifecycle")
 struct OperatorLifecycleTests {
     static func file(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString).yaml")
+        let url = TestScratch.path("herald", suffix: ".yaml")
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
@@ -34,7 +34,7 @@ struct OperatorLifecycleTests {
         )
         let fromFile = try await HeraldConfigurationLoader(environment: [:], file: path).load()
         #expect(fromFile.handOffMiB == 16)
-        let database = FileManager.default.temporaryDirectory.appendingPathComponent("herald-handoff-\(UUID().uuidString)")
+        let database = TestScratch.path("herald-handoff")
         let services = try HeraldServices(store: try await SQLStore.open(.sqlite(path: database.path + ".sqlite")), configuration: fromFile)
         let handOff = services.engine.fanOut.handOff
         #expect(handOff.byteCapacity == 16 << 20 && handOff.capacity == 16 * 1_600, "the fan-out holds what the setting says")
@@ -86,7 +86,7 @@ struct OperatorLifecycleTests {
         let refused = try HeraldProcess.runCapturing(herald, ["config", "check", "--config", bad], environment: [:])
         #expect(refused.status != 0 && refused.output.contains("port"), "\(refused.output)")
         // A command reads its database from the file: no --database needed.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-config-\(UUID().uuidString)").path
+        let folder = TestScratch.path("herald-config").path
         let config = try Self.file("database: sqlite://\(folder)/herald.sqlite\nsecretKey: \"\(secret)\"\n")
         #expect(try HeraldProcess.runCapturing(herald, ["apps", "create", "--name", "FromFile", "--config", config], environment: [:]).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder + "/herald.sqlite"))
@@ -100,7 +100,7 @@ struct OperatorLifecycleTests {
                 switch backend {
                 case .sqlite:
                     .sqlite(
-                        path: FileManager.default.temporaryDirectory.appendingPathComponent("herald-v\(version)-\(UUID().uuidString).sqlite").path
+                        path: TestScratch.path("herald-v\(version)", suffix: ".sqlite").path
                     )
                 case .postgres: try DatabaseURL(parsing: try await TestBackend.createPostgresDatabase())
                 }
@@ -142,7 +142,7 @@ struct OperatorLifecycleTests {
             return posted
         }
         try await Task.sleep(for: .milliseconds(200))
-        let backup = FileManager.default.temporaryDirectory.appendingPathComponent("herald-backup-\(UUID().uuidString).sqlite").path
+        let backup = TestScratch.path("herald-backup", suffix: ".sqlite").path
         let herald = HeraldProcess.executable.path
         let taken = try HeraldProcess.runCapturing(herald, ["backup", "--to", backup], environment: world.environment)
         flowing.cancel()
@@ -150,7 +150,7 @@ struct OperatorLifecycleTests {
         #expect(await flowing.value > 0)
 
         // Restored into a new data folder, with the same secret key.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-restored-\(UUID().uuidString)").path
+        let folder = TestScratch.path("herald-restored").path
         var environment = world.environment
         environment["HERALD_DATABASE_URL"] = "sqlite://\(folder)/herald.sqlite"
         let restored = try HeraldProcess.runCapturing(herald, ["restore", "--from", backup], environment: environment)

@@ -6,7 +6,7 @@ import Testing
 @Suite("Operator output")
 struct OperatorOutputTests {
     @Test func theCLISaysWhatItHasAndFailsOnWhatItHasNot() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-out-\(UUID().uuidString)")
+        let folder = TestScratch.path("herald-cli-out")
         let environment = ProcessInfo.processInfo.environment.merging([
             "HERALD_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("herald.sqlite").path,
             "HERALD_SECRET_KEY": String(repeating: "ab", count: 32),

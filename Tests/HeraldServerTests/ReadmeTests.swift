@@ -87,7 +87,7 @@ struct ReadmeTests {
 
         let world = try await ProcessWorld.make(.sqlite, name: "Readme", record: true)
         defer { Task { await world.close() } }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-readme-\(UUID().uuidString)")
+        let folder = TestScratch.path("herald-readme")
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -9,7 +9,7 @@ import Testing
 @Suite("Secret key and admin commands")
 struct SecretKeyAndCLITests {
     @Test func keyFileIsCreatedPrivateAndReused() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID().uuidString)").path
+        let folder = TestScratch.path("herald-key").path
         let first = try SecretKeyLoader.load(environmentValue: nil, dataFolder: folder)
         let path = folder + "/secret.key"
         let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
@@ -30,7 +30,7 @@ struct SecretKeyAndCLITests {
     }
 
     @Test func appsCreateRotateRevokeFromTheCLI() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)").path
+        let folder = TestScratch.path("herald-cli").path
         let configuration = HeraldConfiguration(database: .sqlite(path: folder + "/herald.sqlite"))
         #expect(try await AdminCommands.migrate(configuration) == SQLStore.migrationVersions)
         #expect(SQLStore.migrationVersions == Array(1...SQLStore.migrationVersions.count))

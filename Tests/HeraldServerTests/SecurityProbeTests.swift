@@ -206,7 +206,7 @@ struct SecurityProbeTests {
     }
 
     @Test func secretsAreNeitherAnsweredNorLoggedNorStoredInClear() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-secrets-\(UUID().uuidString)")
+        let folder = TestScratch.path("herald-secrets")
         let masterKey = String(repeating: "5e", count: 32)
         let environment = [
             "HERALD_DATABASE_URL": "sqlite://" + folder.appendingPathComponent("herald.sqlite").path, "HERALD_SECRET_KEY": masterKey,

@@ -11,7 +11,7 @@ struct SygnalImportTests {
     func aSygnalConfigurationBecomesProvidersAndAppIdsAndSaysWhatItLeft() async throws {
         let world = try await ProcessWorld.make(.sqlite, name: "Sygnal")
         defer { Task { await world.close() } }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-sygnal-\(UUID().uuidString)")
+        let folder = TestScratch.path("herald-sygnal")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("keys"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Fixtures.apnsSigningKeyPEM().write(to: folder.appendingPathComponent("keys/AuthKey_ABC123DEFG.p8"), atomically: true, encoding: .utf8)

@@ -44,7 +44,7 @@ struct SynapseTests {
             ["app_id": "im.vector.app.android", "pushkey": android, "format": "event_id_only"],
             ["app_id": "im.vector.app.ios.prod", "pushkey": dead.base64EncodedString()],
         ]
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("herald-synapse-\(UUID().uuidString)")
+        let work = TestScratch.path("herald-synapse")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         var environment = ProcessInfo.processInfo.environment

@@ -221,7 +221,7 @@ struct WebPushTests {
             if ProcessInfo.processInfo.environment["CI"] == "true" { throw TestFailure("python3 with http_ece and py_vapid is needed") }
             return []
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-webpush-\(UUID().uuidString)")
+        let folder = TestScratch.path("herald-webpush")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let job = items.map { request, keys in

@@ -36,7 +36,7 @@ struct SQLiteSettingsTests {
 
     @Test
     func aNewDatabaseHasEightKilobytePagesAnOlderOneItsOwnUntilABackupOfItIsRestored() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-pages-\(UUID().uuidString)").path
+        let folder = TestScratch.path("herald-pages").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fresh = try await SQLStore.open(.sqlite(path: folder + "/new.sqlite"))
         #expect(try await Self.pragma("page_size", of: fresh) == 8192)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldStorage
@@ -9,7 +10,7 @@ import Testing
 struct SQLiteStatementProfileTests {
     @Test
     func aStatementIsCountedUnderOneNameAndWrittenWhole() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString).json").path
+        let path = TestScratch.path("profile", suffix: ".json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let profile = SQLiteStatementProfile(path: path)
         let columns = (1...30).map { "column_\($0)" }.joined(separator: ", ")

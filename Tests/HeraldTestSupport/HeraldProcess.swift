@@ -35,7 +35,7 @@ public final class HeraldProcess: Sendable {
         process.executableURL = executable
         process.arguments = ["serve", "--port", String(port), "--host", "127.0.0.1"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(port)-\(UUID().uuidString).log")
+        let log = TestScratch.path("herald-\(port)", suffix: ".log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardError = handle
@@ -82,7 +82,7 @@ public final class HeraldProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("herald-run-\(UUID().uuidString).log")
+        let output = TestScratch.path("herald-run", suffix: ".log")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         defer {

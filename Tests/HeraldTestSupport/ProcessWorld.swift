@@ -34,12 +34,12 @@ public final class ProcessWorld: Sendable {
         for certificate in [apns.certificate, fcm.certificate, hook.server.certificate] {
             pem += try String(contentsOf: certificate.writePEM(), encoding: .utf8)
         }
-        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-ca-\(UUID().uuidString).pem")
+        let caFile = TestScratch.path("herald-ca", suffix: ".pem")
         try pem.write(to: caFile, atomically: true, encoding: .utf8)
         let database: String =
             switch backend {
             case .sqlite:
-                "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-\(UUID().uuidString)/herald.sqlite").path
+                "sqlite://" + TestScratch.path("herald-\(name)").appendingPathComponent("herald.sqlite").path
             case .postgres: try await TestBackend.createPostgresDatabase()
             }
         let environment = [

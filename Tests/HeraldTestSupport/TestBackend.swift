@@ -2,6 +2,7 @@ import Foundation
 import HeraldStorage
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The storage back-ends every repository and API test runs on: SQLite always, PostgreSQL when
 /// `HERALD_TEST_POSTGRES_URL` is set (`.ci/run` sets it). Under `CI=true` a missing PostgreSQL
@@ -29,7 +30,7 @@ public enum TestBackend: String, Sendable, CaseIterable {
     public func databaseURL() async throws -> DatabaseURL {
         switch self {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-test-\(UUID().uuidString)")
+            let folder = TestScratch.path("herald-test")
             return .sqlite(path: folder.appendingPathComponent("herald.sqlite").path)
         case .postgres:
             return .postgres(url: try await Self.createPostgresDatabase())
@@ -43,12 +44,15 @@ public enum TestBackend: String, Sendable, CaseIterable {
         return (try await SQLStore.open(url, logger: logger), url)
     }
 
-    /// Creates an empty database next to `HERALD_TEST_POSTGRES_URL`'s and returns its URL.
+    /// Creates an empty database next to `HERALD_TEST_POSTGRES_URL`'s and returns its URL. Its
+    /// name carries the test process's id, `herald_t_<pid>_<random>`: before its first one, a run
+    /// drops those of runs that have ended (``TestScratch/hasEnded(_:)``), so that a developer's
+    /// server holds the databases of one run, not of every run (each is ~15 MB).
     public static func createPostgresDatabase() async throws -> String {
         guard let base = postgresURL, var components = URLComponents(string: base), let host = components.host, let user = components.user else {
             throw TestFailure("HERALD_TEST_POSTGRES_URL is not a postgres://user@host/db URL")
         }
-        let name = "herald_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let name = "herald_t_\(getpid())_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         var logger = Logger(label: "herald.test.pg")
         logger.logLevel = .error
         let connection = try await PostgresConnection.connect(
@@ -64,6 +68,13 @@ public enum TestBackend: String, Sendable, CaseIterable {
             logger: logger
         )
         do {
+            let first = leftoversSwept.withLock { swept in
+                defer { swept = true }
+                return !swept
+            }
+            if first {
+                await dropEndedRunsDatabases(on: connection, logger: logger)
+            }
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         } catch {
             try? await connection.close()
@@ -72,5 +83,29 @@ public enum TestBackend: String, Sendable, CaseIterable {
         try await connection.close()
         components.path = "/" + name
         return components.string!
+    }
+
+    private static let leftoversSwept = Mutex(false)
+
+    /// Drops the databases whose test process has ended; one still open (a `herald` that outlived
+    /// its run) stays, for the next run to try again.
+    private static func dropEndedRunsDatabases(on connection: PostgresConnection, logger: Logger) async {
+        var ended: [String] = []
+        do {
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: #"SELECT datname FROM pg_database WHERE datname LIKE 'herald\_t\_%'"#),
+                logger: logger
+            )
+            for try await name in rows.decode(String.self) {
+                let parts = name.split(separator: "_")
+                guard parts.count == 4, let pid = Int32(parts[2]), TestScratch.hasEnded(pid) else { continue }
+                ended.append(name)
+            }
+        } catch {
+            return
+        }
+        for name in ended {
+            _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name)"), logger: logger)
+        }
     }
 }

@@ -33,7 +33,7 @@ public struct TestHerald: Sendable {
         rateLimits: RateLimits = RateLimits()
     ) async throws -> TestHerald {
         let (store, url) = try await backend.openStore()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-keys-\(UUID().uuidString)").path
+        let folder = TestScratch.path("herald-keys").path
         var configuration = HeraldConfiguration(
             host: "127.0.0.1",
             port: 0,

@@ -42,7 +42,7 @@ public struct TestCertificate: Sendable {
     /// The certificate in PEM, written to a new file (what `HERALD_CA_FILE` takes).
     public func writePEM() throws -> URL {
         let der = Data(try certificate.toDERBytes()).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-ca-\(UUID().uuidString).pem")
+        let file = TestScratch.path("herald-ca", suffix: ".pem")
         try "-----BEGIN CERTIFICATE-----\n\(der)\n-----END CERTIFICATE-----\n".write(to: file, atomically: true, encoding: .utf8)
         return file
     }
