@@ -160,6 +160,56 @@ import Testing
         }
     }
 
+    /// A fan-out's commit tells the other processes which users' unread counts moved, however
+    /// many and however long their uids: those users' records are read again, and every other
+    /// cached record stays (a long list was once sent as "the whole app", dropping them all in
+    /// every process at each commit, and a list of uuids over 8,000 bytes was not sent at all).
+    @Test(arguments: TestBackend.available)
+    func aCommitsUnreadCountsReachTheOtherProcessesForTheUsersItNamesOnly(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            let f = RepositoryTests.Fixture(store: p.writer, appId: p.appId)
+            let event = try await f.groupMessage("evt_" + p.appId, claimedUntil: f.now.addingTimeInterval(60))
+            let uids = (0..<1_000).map { _ in UUID().uuidString.lowercased() }
+            // The reader has every record cached, Zed's among them (no count), ...
+            #expect(try await p.reader.records(appId: p.appId, uids: uids + ["zed"]).values.allSatisfy { $0 == .empty })
+            // ...and a count of Zed's is put in behind the caches' back: seen only if Zed's record is dropped.
+            try await p.writer.transaction { db in
+                try await db.raw(
+                    "INSERT INTO unread_counts (app_id, uid, conversation_id, count, updated_at) VALUES (\(bind: p.appId), 'zed', 'group_g1', 3, 0)"
+                ).run()
+            }
+            let step = RepositoryTests.fanOutStep(f, eventId: event.id, uids, from: nil, to: nil, leaseUntil: f.now.addingTimeInterval(60))
+            #expect(try await p.writer.commitFanOut([step], at: f.now) == [event.id])
+            // Every user named is read again with the commit's count (on PostgreSQL once the notices arrive).
+            let deadline = ContinuousClock.now + .seconds(10)
+            var moved = try await p.reader.records(appId: p.appId, uids: uids)
+            func arrived() -> Bool { uids.allSatisfy { moved[$0]?.unread == ["group_g1": 1] } }
+            while !arrived(), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                moved = try await p.reader.records(appId: p.appId, uids: uids)
+            }
+            #expect(arrived(), "every named user's count arrived")
+            #expect(try await p.reader.records(appId: p.appId, uids: ["zed"])["zed", default: .empty].unread.isEmpty, "Zed's record stayed cached")
+        }
+    }
+
+    /// A batch of users changed is never read stale by another process once the call returns,
+    /// whatever the length of their uids: 250 uuids are ~9,300 bytes, over what one `NOTIFY`
+    /// carries, and that notice used to fail, leaving the other process its old users (the
+    /// writer went on after waiting three seconds for answers that never came).
+    @Test(arguments: TestBackend.available)
+    func aBatchOfUsersWithLongUidsIsReadChangedOnceTheCallReturns(_ backend: TestBackend) async throws {
+        try await Self.withProcesses(backend) { (p: Processes) async throws in
+            let uids = (0..<250).map { _ in UUID().uuidString.lowercased() }
+            func batch(_ name: String) -> [User] { uids.map { User(uid: $0, name: name, createdAt: p.now, updatedAt: p.now) } }
+            try await p.writer.upsertUsers(appId: p.appId, batch("Before"))
+            #expect(try await p.reader.users(appId: p.appId, uids: uids).values.allSatisfy { $0.name == "Before" })
+            try await p.writer.upsertUsers(appId: p.appId, batch("After"))
+            let read = try await p.reader.users(appId: p.appId, uids: uids)
+            #expect(read.count == uids.count && read.values.allSatisfy { $0.name == "After" })
+        }
+    }
+
     /// What a user has none of (preferences, mutes, unread counts: most users) is kept as
     /// absent, not read again for every batch that names them. Rows put in behind the caches'
     /// back stay unseen until a write through the store changes the user.

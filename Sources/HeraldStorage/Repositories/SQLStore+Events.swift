@@ -240,11 +240,12 @@ extension SQLStore: EventRepository {
             let (_, key, delta) = moved[position]
             if delta == 0 { record.unread[key.conversationId] = nil } else { record.unread[key.conversationId, default: 0] += delta }
         }
-        // Grouped only for other processes to hear (one process on SQLite has none to tell).
+        // Grouped only for other processes to hear (one process on SQLite has none to tell): the
+        // users named, in notices that fit, all in one round trip.
         guard let cacheBus else { return }
-        for (appId, changes) in Dictionary(grouping: moved, by: \.appId) {
-            await cacheBus.publish(.unread(appId: appId, uids: Array(Set(changes.map(\.key.uid)))))
-        }
+        await cacheBus.publishUnconfirmed(
+            Dictionary(grouping: moved, by: \.appId).map { appId, changes in .unread(appId: appId, uids: Array(Set(changes.map(\.key.uid)))) }
+        )
     }
 
     /// The leases that end soon are found first, through `events_leased` (a process may hold
