@@ -56,4 +56,18 @@ struct CacheChangeTests {
         #expect(CacheChange.unread(appId: appId, uids: []).parts == [.unread(appId: appId, uids: [])], "every count of the app, as it is")
         #expect(CacheChange.credentials.parts == [.credentials])
     }
+
+    /// Published on its own (a strict change waits for every process's answer to each notice), a
+    /// list goes in its parts up to 16 of them; a bulk import's longer list as the whole app.
+    @Test
+    func aChangePublishedOnItsOwnGoesInAtMostSixteenNotices() {
+        let some = (0..<1_000).map { _ in UUID().uuidString.lowercased() }
+        let change = CacheChange.users(appId: appId, uids: some)
+        #expect(change.notices == change.parts && (2...16).contains(change.notices.count))
+        let many = (0..<5_000).map { _ in UUID().uuidString.lowercased() }
+        let bulk = CacheChange.users(appId: appId, uids: many)
+        #expect(bulk.parts.count > 16)
+        #expect(bulk.notices == [bulk] && bulk.text == "A|" + appId, "the whole app, in one notice")
+        #expect(CacheChange.app(appId).notices == [.app(appId)])
+    }
 }

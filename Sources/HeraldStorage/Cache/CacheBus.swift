@@ -54,17 +54,17 @@ final class CacheBus: Sendable {
         }
     }
 
-    /// Tells the other processes, in as many notices as it takes (``CacheChange/parts``, sent
+    /// Tells the other processes, in as many notices as it takes (``CacheChange/notices``, sent
     /// together: a process that does not answer holds the writer one `ackTimeout`, not one a
-    /// part); for a strict change, waits until the live ones dropped each.
+    /// notice); for a strict change, waits until the live ones dropped each.
     func publish(_ change: CacheChange) async {
-        let parts = change.parts
-        guard parts.count > 1 else {
-            if let part = parts.first { await publishOne(part) }
+        let notices = change.notices
+        guard notices.count > 1 else {
+            if let notice = notices.first { await publishOne(notice) }
             return
         }
         await withTaskGroup(of: Void.self) { group in
-            for part in parts { group.addTask { await self.publishOne(part) } }
+            for notice in notices { group.addTask { await self.publishOne(notice) } }
         }
     }
 

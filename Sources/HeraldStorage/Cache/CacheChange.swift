@@ -61,6 +61,18 @@ enum CacheChange: Sendable, Equatable {
         }
     }
 
+    /// The most notices a change published on its own is sent in (``CacheBus/publish(_:)``: a
+    /// strict one's wait for every process's answers, all at once): ~3,400 uuids, ~11,000 short
+    /// uids. A longer list (a bulk import) goes as the whole app, in one notice.
+    static let noticesAtMost = 16
+
+    /// The notices a change published on its own is sent in: its ``parts``, or itself (its text
+    /// the whole app) when there would be more than ``noticesAtMost``.
+    var notices: [CacheChange] {
+        let parts = self.parts
+        return parts.count <= Self.noticesAtMost ? parts : [self]
+    }
+
     /// `uids` in runs whose text after `prefix`, joined by one byte each, fits ``textLimit``.
     private static func split(_ uids: [String], after prefix: String) -> [[String]] {
         let room = textLimit - prefix.utf8.count
