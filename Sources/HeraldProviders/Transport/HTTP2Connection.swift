@@ -3,7 +3,6 @@ import HeraldCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
-import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import NIOTLS
@@ -11,10 +10,11 @@ import NIOTLS
 /// One HTTP/2 connection over TLS (ALPN `h2`) to a provider, its streams multiplexed. After a
 /// GOAWAY or a close it takes no new streams; its pool opens another.
 ///
-/// Built for the push hot path: requests are frames written straight onto the connection by one
-/// handler (no channel per stream); callers on other threads queue requests and the event loop
-/// takes the whole queue in one turn, writing requests' HEADERS and DATA and flushing once. At
-/// most `maxOpenStreams` streams are open at once; the other requests wait on the event loop.
+/// Built for the push hot path: one handler speaks HTTP/2 straight on TLS (``StreamsHandler``: no
+/// channel, state machine or frame object per stream); callers on other threads queue requests and
+/// the event loop takes the whole queue in one turn, encoding requests' HEADERS and DATA into one
+/// buffer written once. At most `maxOpenStreams` streams are open at once (fewer if the server
+/// allows fewer); the other requests wait on the event loop.
 public final class HTTP2Connection: Sendable {
     private let channel: any Channel
     private let handler: NIOLoopBound<StreamsHandler>
@@ -67,15 +67,7 @@ public final class HTTP2Connection: Sendable {
                     try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverHostname))
                     let negotiated = channel.eventLoop.makePromise(of: String?.self)
                     try sync.addHandler(ALPNObserver(negotiated: negotiated, timeout: .seconds(10)))
-                    // Header blocks are ours (validated where they are made); the responses' are read
-                    // for `:status` and two named fields only.
-                    var connection = NIOHTTP2Handler.ConnectionConfiguration()
-                    connection.headerBlockValidation = .disabled
-                    connection.contentLengthValidation = .disabled
-                    let coalescer = FlushCoalescer()
-                    try sync.addHandler(coalescer)
-                    try sync.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: connection, streamConfiguration: .init()))
-                    let handler = StreamsHandler(authority: authority, shared: shared, maxOpenStreams: maxOpenStreams, coalescer: coalescer)
+                    let handler = StreamsHandler(authority: authority, shared: shared, maxOpenStreams: maxOpenStreams)
                     try sync.addHandler(handler)
                     return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop), negotiated.futureResult)
                 }

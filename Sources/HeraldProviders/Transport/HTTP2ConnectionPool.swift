@@ -36,8 +36,7 @@ public final class HTTP2ConnectionPool: Sendable {
 
     /// - Parameters:
     ///   - maxConnections: 16 connections of 100 streams keep 1,600 requests in flight: 16,000 a
-    ///     second at a 100 ms round trip. (Fewer, fuller connections cost more CPU: see
-    ///     ``StreamsHandler``.)
+    ///     second at a 100 ms round trip.
     public init(
         endpoint: HTTP2Endpoint,
         tls: TLSConfiguration,

@@ -57,9 +57,13 @@ public final class HTTP2TestServer: Sendable {
     ///   - lean: serve with ``LeanHTTP2ServerHandler`` (load benchmarks) instead of swift-nio-http2's
     ///     full protocol stack (tests).
     ///   - http1Only: offer and speak HTTP/1.1 only (a server a client must fall back for).
+    ///   - initialWindowSize: what each stream's SETTINGS window lets the client send before the
+    ///     server gives it more (HTTP/2's default 65,535); the server gives back what each DATA
+    ///     frame took, as it reads it.
     public static func start(
         requireClientCertificate trustRoot: NIOSSLCertificate? = nil,
         maxConcurrentStreams: Int = 1000,
+        initialWindowSize: Int? = nil,
         lean: Bool = false,
         http1Only: Bool = false,
         handle: @escaping @Sendable (StandInRequest) -> StandInResponse
@@ -98,8 +102,11 @@ public final class HTTP2TestServer: Sendable {
                         HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams),
                         HTTP2Setting(parameter: .maxHeaderListSize, value: HPACKDecoder.defaultMaxHeaderListSize),
                     ]
+                    if let initialWindowSize {
+                        configuration.initialSettings.append(HTTP2Setting(parameter: .initialWindowSize, value: initialWindowSize))
+                    }
                     try sync.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()))
-                    try sync.addHandler(StandInConnectionHandler(handle: handle))
+                    try sync.addHandler(StandInConnectionHandler(returnsStreamWindow: initialWindowSize != nil, handle: handle))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -135,8 +142,12 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
     private var highestStreamID: HTTP2StreamID = .rootStream
     /// Answers scheduled for later (a slow server); the connection closes after the last one.
     private var delayedAnswers = 0
+    /// Gives each stream back the window its DATA took (with a small initial window; no
+    /// multiplexer does it here).
+    private let returnsStreamWindow: Bool
 
-    init(handle: @escaping @Sendable (StandInRequest) -> StandInResponse) {
+    init(returnsStreamWindow: Bool = false, handle: @escaping @Sendable (StandInRequest) -> StandInResponse) {
+        self.returnsStreamWindow = returnsStreamWindow
         self.handle = handle
     }
 
@@ -153,6 +164,11 @@ private final class StandInConnectionHandler: ChannelInboundHandler {
                 context.write(wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: consumed))), promise: nil)
                 needsFlush = true
                 consumed = 0
+            }
+            if returnsStreamWindow, !block.endStream, block.data.readableBytes > 0 {
+                let taken = block.data.readableBytes + (block.paddingBytes ?? 0)
+                context.write(wrapOutboundOut(HTTP2Frame(streamID: frame.streamID, payload: .windowUpdate(windowSizeIncrement: taken))), promise: nil)
+                needsFlush = true
             }
             if case .byteBuffer(var buffer) = block.data { requests[frame.streamID]?.body.writeBuffer(&buffer) }
             if block.endStream { respond(frame.streamID, context) }
