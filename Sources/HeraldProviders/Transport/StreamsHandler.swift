@@ -16,10 +16,11 @@ import NIOHPACK
 ///
 /// Why not swift-nio-http2's `NIOHTTP2Handler`: for a push it kept a stream state machine, frame
 /// enums, per-stream flow-control buffers and sorted stream maps that shifted on every close,
-/// and wrote each frame through the pipeline on its own — ~5 µs of a push's ~16 µs in the
-/// provider client. Here a run of requests is encoded into one buffer and written to TLS once;
-/// the tests' APNs and FCM stand-ins keep swift-nio-http2's server, which checks the protocol
-/// strictly.
+/// and wrote each frame through the pipeline on its own (~4.8 µs of a 1:1 push's CPU in its own
+/// frames, more in the pipeline and allocations around them). Here a run of requests is encoded
+/// into one buffer and written to TLS once: the provider client's share of a push went from
+/// 15.7 to 6.7 µs (profile-engine.sh). The tests' APNs and FCM stand-ins keep swift-nio-http2's
+/// server, which checks the protocol strictly.
 ///
 /// At most `maxOpenStreams` streams are open at a time (fewer if the server allows fewer); the
 /// other requests wait here, in order, and go out as answers come back.
