@@ -94,9 +94,26 @@ struct HTTP2WireFrame {
         return HTTP2WireFrame(type: type, flags: flags, streamID: streamID & 0x7FFF_FFFF, payload: payload)
     }
 
-    /// Takes the padding off a DATA or HEADERS payload (PADDED); false if the padding is longer
-    /// than the frame (a protocol error).
-    static func unpad(_ payload: inout ByteBuffer, flags: UInt8) -> Bool {
+    /// A DATA frame's data, its padding (PADDED) taken off; nil if the padding is longer than the
+    /// frame (a protocol error).
+    var data: ByteBuffer? {
+        var data = payload
+        return Self.unpad(&data, flags: flags) ? data : nil
+    }
+
+    /// A HEADERS frame's header block fragment, its padding and priority fields taken off; nil if
+    /// they are longer than the frame (a protocol error).
+    var headerFragment: ByteBuffer? {
+        var fragment = payload
+        guard Self.unpad(&fragment, flags: flags) else { return nil }
+        if has(Flag.priority) {
+            guard fragment.readableBytes >= 5 else { return nil }
+            fragment.moveReaderIndex(forwardBy: 5)  // stream dependency and weight
+        }
+        return fragment
+    }
+
+    private static func unpad(_ payload: inout ByteBuffer, flags: UInt8) -> Bool {
         guard flags & Flag.padded != 0 else { return true }
         guard let padding = payload.readInteger(as: UInt8.self), Int(padding) <= payload.readableBytes else { return false }
         payload.moveWriterIndex(to: payload.writerIndex - Int(padding))
@@ -112,6 +129,20 @@ extension ByteBuffer {
         writeInteger(type.rawValue)
         writeInteger(flags)
         writeInteger(streamID)
+    }
+
+    /// Writes a header block as one HEADERS frame, or past the payload size as HEADERS and the
+    /// CONTINUATION frames that follow it at once (RFC 9113 §4.3); END_HEADERS on the last.
+    mutating func writeHTTP2HeaderBlock(_ block: inout ByteBuffer, streamID: UInt32, endStream: Bool) {
+        var type = HTTP2WireFrame.Kind.headers
+        var flags = endStream ? HTTP2WireFrame.Flag.endStream : 0
+        repeat {
+            var piece = block.readSlice(length: min(block.readableBytes, HTTP2WireFrame.maxPayloadSize))!
+            if block.readableBytes == 0 { flags |= HTTP2WireFrame.Flag.endHeaders }
+            writeHTTP2FrameHeader(length: piece.readableBytes, type: type, flags: flags, streamID: streamID)
+            writeBuffer(&piece)
+            (type, flags) = (.continuation, 0)
+        } while block.readableBytes > 0
     }
 
     /// Writes a frame whose payload is a run of 32-bit values (RST_STREAM, WINDOW_UPDATE, GOAWAY).

@@ -29,10 +29,9 @@ final class StreamsHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
     typealias Frame = HTTP2WireFrame
 
-    /// The connection-level receive window (HTTP/2's initial 65,535 bytes): a window update goes
-    /// out each time half of it is consumed. A stream's receive window is the same size and is
-    /// topped up the same way.
-    static let connectionWindow = 65_535
+    /// The receive window of the connection and of each stream (HTTP/2's initial 65,535 bytes):
+    /// a window update goes out each time half of one is consumed.
+    static let receiveWindow = 65_535
 
     private struct Stream {
         var batch: BatchResults
@@ -192,21 +191,7 @@ final class StreamsHandler: ChannelInboundHandler {
         try encoder.append(header: ":authority", value: authority)
         try encoder.append(headers: request.headers)
         var block = try encoder.endEncoding()
-        let endStream = request.body == nil ? Frame.Flag.endStream : 0
-        if block.readableBytes <= Frame.maxPayloadSize {
-            output.writeHTTP2FrameHeader(length: block.readableBytes, type: .headers, flags: endStream | Frame.Flag.endHeaders, streamID: streamID)
-            output.writeBuffer(&block)
-            return
-        }
-        var type = Frame.Kind.headers
-        var flags = endStream
-        while block.readableBytes > 0 {
-            var piece = block.readSlice(length: min(block.readableBytes, Frame.maxPayloadSize))!
-            if block.readableBytes == 0 { flags |= Frame.Flag.endHeaders }
-            output.writeHTTP2FrameHeader(length: piece.readableBytes, type: type, flags: flags, streamID: streamID)
-            output.writeBuffer(&piece)
-            (type, flags) = (.continuation, 0)
-        }
+        output.writeHTTP2HeaderBlock(&block, streamID: streamID, endStream: request.body == nil)
     }
 
     /// Sends what the windows allow of a stream's body; the rest waits for WINDOW_UPDATE (the
@@ -264,7 +249,7 @@ final class StreamsHandler: ChannelInboundHandler {
     private static let nothing = ByteBuffer()
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if consumed >= Self.connectionWindow / 2 {
+        if consumed >= Self.receiveWindow / 2 {
             output.writeHTTP2Frame(type: .windowUpdate, streamID: 0, words: UInt32(consumed))
             consumed = 0
         }
@@ -283,31 +268,27 @@ final class StreamsHandler: ChannelInboundHandler {
         case .data:
             guard frame.streamID != 0 else { return connectionError(Frame.ErrorCode.protocolError, "DATA on stream 0") }
             consumed += payload.readableBytes
-            guard Frame.unpad(&payload, flags: frame.flags) else { return connectionError(Frame.ErrorCode.protocolError, "bad padding") }
+            guard var data = frame.data else { return connectionError(Frame.ErrorCode.protocolError, "bad padding") }
             guard var stream = streams[frame.streamID] else { return }
-            if stream.body == nil { stream.body = payload } else { stream.body!.writeBuffer(&payload) }
+            if stream.body == nil { stream.body = data } else { stream.body!.writeBuffer(&data) }
             if frame.has(Frame.Flag.endStream) {
                 close(frame.streamID, stream)
                 return
             }
             stream.received += frame.payload.readableBytes
-            if stream.received >= Self.connectionWindow / 2 {
+            if stream.received >= Self.receiveWindow / 2 {
                 output.writeHTTP2Frame(type: .windowUpdate, streamID: frame.streamID, words: UInt32(stream.received))
                 stream.received = 0
             }
             streams[frame.streamID] = stream
         case .headers:
-            guard frame.streamID != 0, Frame.unpad(&payload, flags: frame.flags) else {
+            guard frame.streamID != 0, let fragment = frame.headerFragment else {
                 return connectionError(Frame.ErrorCode.protocolError, "a bad HEADERS frame")
             }
-            if frame.has(Frame.Flag.priority) {
-                guard payload.readableBytes >= 5 else { return connectionError(Frame.ErrorCode.protocolError, "a bad HEADERS frame") }
-                payload.moveReaderIndex(forwardBy: 5)
-            }
             if frame.has(Frame.Flag.endHeaders) {
-                headerBlock(payload, streamID: frame.streamID, endStream: frame.has(Frame.Flag.endStream))
+                headerBlock(fragment, streamID: frame.streamID, endStream: frame.has(Frame.Flag.endStream))
             } else {
-                partial = PartialBlock(streamID: frame.streamID, endStream: frame.has(Frame.Flag.endStream), block: payload)
+                partial = PartialBlock(streamID: frame.streamID, endStream: frame.has(Frame.Flag.endStream), block: fragment)
             }
         case .continuation:
             guard var block = partial else { return connectionError(Frame.ErrorCode.protocolError, "CONTINUATION without HEADERS") }
